@@ -1,0 +1,23 @@
+/* 01_naive exercise: write the triple loop yourself.
+ *
+ * Build and grade it with:   make grade STAGE=01
+ * The grader runs your function over awkward shapes (1x1x1, 7x13x5, primes,
+ * leading dimensions larger than the width, beta != 0, NaN in C with beta == 0)
+ * and times it against the solution. Until you fill it in, every check FAILs.
+ */
+#include "naive.h"
+
+void gemm_ijk(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
+              float beta, float *C, int ldc)
+{
+    /* TODO: for each row i of C and each column j:
+     *   sum = A[i][0]*B[0][j] + ... + A[i][K-1]*B[K-1][j]      (use IDX(i, k, lda))
+     *   C[i][j] = alpha*sum + beta*C[i][j]
+     * Hints:
+     * - row i of A starts at A + i*lda, not A + i*K: lda may be larger than K.
+     * - when beta == 0, do not read C at all: the grader fills it with NaN,
+     *   and 0*NaN is NaN.
+     */
+    (void)M; (void)N; (void)K; (void)alpha; (void)A; (void)lda;
+    (void)B; (void)ldb; (void)beta; (void)C; (void)ldc;
+}

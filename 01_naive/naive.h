@@ -1,0 +1,7 @@
+#ifndef NAIVE_H
+#define NAIVE_H
+#include "gemm.h"
+
+gemm_fn gemm_ijk;
+
+#endif

@@ -1,0 +1,145 @@
+# gemm-from-scratch: one Makefile for every stage.
+#
+# A stage is a directory NN_topic/ holding main.c (CPU) or main.cu (GPU), its kernels
+# in topic.c / topic.cu, and exercise.c / exercise.cu. Adding the directory adds the
+# stage: `make stageNN` builds NN_topic/topic. An optional NN_topic/stage.mk adds
+# sources from an earlier stage or flags for one file.
+
+# ---- the flags, in one place -------------------------------------------------------
+CC       = gcc
+CFLAGS   = -std=c11 -O3 -march=native -fopenmp -Wall -Wextra -Wno-missing-field-initializers
+CPPFLAGS = -D_GNU_SOURCE -Icommon
+LDLIBS   = -lopenblas -lm
+SANFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+
+NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+# The GPU present decides the architecture (compute capability 9.0 -> sm_90); with no
+# GPU (CI), sm_90 machine code plus PTX that newer GPUs compile at load time.
+CUDA_ARCH ?= $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
+               | head -n1 | tr -d . | sed 's/^/sm_/')
+ifeq ($(strip $(CUDA_ARCH)),)
+CUDA_ARCH = sm_90
+endif
+NVFLAGS  = -O3 -std=c++17 -gencode arch=compute_$(CUDA_ARCH:sm_%=%),code=[$(CUDA_ARCH),compute_$(CUDA_ARCH:sm_%=%)] \
+           -Xcompiler -fopenmp,-march=native -Icommon
+NVLIBS   = -lcublas -lgomp -lm
+
+MACHINE ?= local
+PYTHON  ?= $(shell scripts/find-python.sh 2>/dev/null)
+
+# ---- stages, found by their directories ---------------------------------------------
+CPU_STAGES := $(patsubst %/main.c,%,$(sort $(wildcard [0-9][0-9]_*/main.c)))
+GPU_STAGES := $(if $(NVCC),$(patsubst %/main.cu,%,$(sort $(wildcard [0-9][0-9]_*/main.cu))))
+stage_name  = $(patsubst $(firstword $(subst _, ,$(1)))_%,%,$(1))
+stage_num   = $(firstword $(subst _, ,$(1)))
+
+COMMON_SRCS := common/matrix.c common/verify.c common/cli.c common/bench.c
+CPU_COMMON  := $(COMMON_SRCS) common/baseline_blas.c
+GPU_COMMON  := $(COMMON_SRCS) common/cuda_harness.cu
+
+-include $(wildcard [0-9][0-9]_*/stage.mk)
+
+obj = $(patsubst %,build/$(1)/%.o,$(basename $(2)))
+
+CPU_BINS   := $(foreach d,$(CPU_STAGES),$(d)/$(call stage_name,$(d)))
+GPU_BINS   := $(foreach d,$(GPU_STAGES),$(d)/$(call stage_name,$(d)))
+ASAN_BINS  := $(foreach d,$(CPU_STAGES),build/asan/$(d)/$(call stage_name,$(d)))
+GRADE_BINS := $(foreach d,$(CPU_STAGES) $(GPU_STAGES),build/grade/$(d)/$(call stage_name,$(d)))
+
+# $(1) = directory, $(2) = program name, $(3) = source extension (c or cu)
+define STAGE_RULES
+$(1)_SRCS  := $$(filter-out $(1)/exercise.$(3),$$(wildcard $(1)/*.$(3))) $$($(1)_EXTRA_SRCS)
+$(1)_GRADE := $$(patsubst $(1)/$(2).$(3),$(1)/exercise.$(3),$$($(1)_SRCS))
+stage$(call stage_num,$(1)): $(1)/$(2)
+.PHONY: stage$(call stage_num,$(1))
+endef
+$(foreach d,$(CPU_STAGES),$(eval $(call STAGE_RULES,$(d),$(call stage_name,$(d)),c)))
+$(foreach d,$(GPU_STAGES),$(eval $(call STAGE_RULES,$(d),$(call stage_name,$(d)),cu)))
+
+define CPU_LINK
+$(1)/$(2): $$(call obj,rel,$$($(1)_SRCS) $(CPU_COMMON))
+	$$(CC) $$(CFLAGS) -o $$@ $$^ $$(LDLIBS)
+build/asan/$(1)/$(2): $$(call obj,asan,$$($(1)_SRCS) $(CPU_COMMON))
+	$$(CC) $$(CFLAGS) $$(SANFLAGS) -o $$@ $$^ $$(LDLIBS)
+build/grade/$(1)/$(2): $$(call obj,rel,$$($(1)_GRADE) $(CPU_COMMON))
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+define GPU_LINK
+$(1)/$(2): $$(call obj,rel,$$($(1)_SRCS) $(GPU_COMMON))
+	$$(NVCC) $$(NVFLAGS) -o $$@ $$^ $$(NVLIBS)
+build/grade/$(1)/$(2): $$(call obj,rel,$$($(1)_GRADE) $(GPU_COMMON))
+	@mkdir -p $$(@D)
+	$$(NVCC) $$(NVFLAGS) -o $$@ $$^ $$(NVLIBS)
+endef
+$(foreach d,$(CPU_STAGES),$(eval $(call CPU_LINK,$(d),$(call stage_name,$(d)))))
+$(foreach d,$(GPU_STAGES),$(eval $(call GPU_LINK,$(d),$(call stage_name,$(d)))))
+
+# ---- objects ---------------------------------------------------------------------------
+# The git commit goes into every CSV row; build/git-rev changes only when the commit does.
+GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+build/git-rev: FORCE
+	@mkdir -p build; echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' > $@
+build/rel/common/bench.o build/asan/common/bench.o: build/git-rev
+build/rel/common/bench.o build/asan/common/bench.o: CPPFLAGS += -DGIT_REV='"$(GIT_REV)"'
+
+build/rel/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
+build/asan/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
+build/rel/%.o: %.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) $(EXTRA_NVFLAGS) -MMD -MP -c $< -o $@
+
+-include $(shell find build -name '*.d' 2>/dev/null)
+
+# ---- the targets a reader types ------------------------------------------------------
+.PHONY: all cpu gpu run test test-gpu plots grade peak clean help deps FORCE
+.DEFAULT_GOAL := all
+
+all: cpu gpu                                   ## build every stage (GPU stages when nvcc is found)
+cpu: $(CPU_BINS) build/peak                    ## build the CPU stages
+gpu: $(GPU_BINS)                               ## build the CUDA stages (needs nvcc)
+asan: $(ASAN_BINS)                             # CPU stages under ASan + UBSan (make test uses it)
+grade-bins: $(GRADE_BINS)                      # every stage built from its exercise
+
+build/peak: common/peak.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< -lm
+
+deps:                                          ## install what is missing (Debian/Ubuntu)
+	@scripts/install-deps.sh
+
+run: deps                                      ## build, run every stage's sweep, chart it in results/local/
+	@scripts/run-all.sh
+
+test: deps                                     ## what CI runs: build, checks, bad input, sanitizers, exercises, plots
+	@tests/run-tests.sh
+
+test-gpu:                                      ## on a GPU machine: every CUDA variant checked, plus compute-sanitizer
+	@tests/run-tests-gpu.sh
+
+plots:                                         ## charts in docs/figures/ from the committed results/
+	$(PYTHON) plots/plot.py --out docs/figures $(filter-out results/local,$(wildcard results/*))
+
+grade:                                         ## make grade STAGE=NN: check and time your exercise.c
+	@scripts/grade.sh $(STAGE)
+
+peak: build/peak                               ## this machine's FMA peak and bandwidth -> results/$(MACHINE)/peak.csv
+	@mkdir -p results/$(MACHINE)
+	scripts/bench-lock build/peak --csv results/$(MACHINE)/peak.csv
+
+clean:                                         ## remove every build product
+	rm -rf build $(CPU_BINS) $(foreach d,$(patsubst %/main.cu,%,$(wildcard [0-9][0-9]_*/main.cu)),$(d)/$(call stage_name,$(d)))
+
+help:                                          ## this list
+	@echo "make targets:"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-10s %s\n", $$1, $$2}'
+	@echo "  stageNN    build one stage: $(foreach d,$(CPU_STAGES) $(GPU_STAGES),stage$(call stage_num,$(d)))"
+	@echo "variables: MACHINE=$(MACHINE) (results folder for make peak), CUDA_ARCH=$(CUDA_ARCH), STAGE=NN (grade)"
+
+list-stages:                                   # for scripts: one "dir program kind" per line
+	@$(foreach d,$(CPU_STAGES),echo "$(d) $(call stage_name,$(d)) cpu";) \
+	 $(foreach d,$(patsubst %/main.cu,%,$(sort $(wildcard [0-9][0-9]_*/main.cu))),echo "$(d) $(call stage_name,$(d)) gpu";) true

@@ -1,0 +1,93 @@
+/* baseline_blas.c: how the CPU stages run and time a kernel, and OpenBLAS as the yardstick. */
+#include "baseline_blas.h"
+
+#include <cblas.h>
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "timer.h"
+
+void gemm_openblas(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                   int ldb, float beta, float *C, int ldc)
+{
+    if (M == 0 || N == 0 || K == 0)
+        return;
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, alpha, A, lda, B, ldb, beta,
+                C, ldc);
+}
+
+const char *cpu_model_name(void)
+{
+    static char name[256];
+    if (name[0])
+        return name;
+    snprintf(name, sizeof name, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return name;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) == 0 && colon) {
+            snprintf(name, sizeof name, "%s", colon + 2);
+            name[strcspn(name, "\n")] = '\0';
+            break;
+        }
+    }
+    fclose(f);
+    return name;
+}
+
+static int cpu_init(const bench_opts *o)
+{
+    (void)o;
+    return 0;
+}
+
+static void cpu_print_header(FILE *f, const bench_opts *o)
+{
+    fprintf(f, "%-10s %s, %d cores online\n", "cpu", cpu_model_name(), bench_ncores());
+    if (o->baseline)
+        fprintf(f, "%-10s %s (core %s, up to %d threads; run with the same thread count)\n",
+                "baseline", openblas_get_config(), openblas_get_corename(),
+                openblas_get_num_procs());
+    else
+        fprintf(f, "%-10s none (--no-baseline)\n", "baseline");
+}
+
+static void cpu_set_threads(int t)
+{
+    omp_set_num_threads(t);
+    openblas_set_num_threads(t);
+}
+
+/* On the CPU the harness's host buffers are the kernel's buffers: nothing to move. */
+static int cpu_setup(bench_problem *p)
+{
+    (void)p;
+    return 0;
+}
+static void cpu_nothing(bench_problem *p) { (void)p; }
+
+static double cpu_run(bench_problem *p, gemm_fn *fn)
+{
+    if (!fn)
+        fn = gemm_openblas;
+    double t0 = timer_now();
+    fn(p->M, p->N, p->K, p->alpha, p->A, p->lda, p->B, p->ldb, p->beta, p->C, p->ldc);
+    return 1e3 * (timer_now() - t0);
+}
+
+const bench_backend openblas_backend = {
+    .baseline_name = "OpenBLAS",
+    .init = cpu_init,
+    .device_name = cpu_model_name,
+    .print_header = cpu_print_header,
+    .set_threads = cpu_set_threads,
+    .setup = cpu_setup,
+    .put_c = cpu_nothing,
+    .get_c = cpu_nothing,
+    .run = cpu_run,
+    .teardown = cpu_nothing,
+};

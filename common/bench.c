@@ -1,0 +1,335 @@
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "matrix.h"
+#include "timer.h"
+#include "verify.h"
+
+#ifndef GIT_REV
+#define GIT_REV "unknown"
+#endif
+
+#define WARMUP_IS_SAMPLE_S 1.0 /* a run this long is measured once: its warm-up is the sample */
+
+int bench_ncores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static double flops_of(const gemm_shape *s) { return 2.0 * s->m * (double)s->n * s->k; }
+
+/* Bytes of the host buffers bench_run allocates for one shape. */
+static double host_bytes(const gemm_shape *s, const bench_opts *o)
+{
+    double lda = (double)s->k + o->pad, ldn = (double)s->n + o->pad;
+    double c_copies = 1 + (o->beta != 0.0f) + (o->pad > 0);
+    return 4.0 * (s->m * lda + s->k * ldn + c_copies * s->m * ldn);
+}
+
+/* Reject, before anything runs, a size whose buffers overflow or can't fit. */
+static void check_sizes(const bench_opts *o)
+{
+    double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+    for (int i = 0; i < o->nshapes; i++) {
+        const gemm_shape *s = &o->shapes[i];
+        if (!matrix_bytes(s->m, s->k + o->pad) || !matrix_bytes(s->k, s->n + o->pad) ||
+            !matrix_bytes(s->m, s->n + o->pad) || (long)s->k + o->pad > 0x7fffffff ||
+            (long)s->n + o->pad > 0x7fffffff)
+            cli_die("size %dx%dx%d: the buffers overflow size_t", s->m, s->n, s->k);
+        double need = host_bytes(s, o);
+        if (phys > 0 && need > 0.9 * phys)
+            cli_die("size %dx%dx%d needs %.1f GiB of host memory; this machine has %.1f GiB",
+                    s->m, s->n, s->k, need / 1073741824.0, phys / 1073741824.0);
+    }
+}
+
+static void csv_field_clean(char *dst, size_t len, const char *src)
+{
+    size_t j = 0;
+    for (size_t i = 0; src && src[i] && j + 1 < len; i++)
+        dst[j++] = src[i] == ',' || src[i] == '\n' ? ' ' : src[i];
+    dst[j] = '\0';
+}
+
+static void utc_now(char *buf, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static const char *compiler_name(void)
+{
+#if defined(__clang__)
+    return "clang " __clang_version__;
+#elif defined(__GNUC__)
+    return "gcc " __VERSION__;
+#else
+    return "unknown";
+#endif
+}
+
+typedef struct row {
+    const char *variant;
+    const gemm_shape *s;
+    int threads, reps, checked;
+    double ms_median, ms_min, base_ms;
+    verify_result vr;
+} row;
+
+/* One CSV line, written whole: an interrupted run never leaves half a row. */
+static void csv_append(const stage_info *st, const bench_opts *o, const row *r)
+{
+    if (!o->csv)
+        return;
+    FILE *f = fopen(o->csv, "a");
+    if (!f) {
+        fprintf(stderr, "%s: cannot append to %s\n", cli_prog, o->csv);
+        return;
+    }
+    if (ftell(f) == 0)
+        fputs("stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,"
+              "baseline_gflops,max_err_ratio,check,device,compiler,git,date\n", f);
+    char dev[256], comp[128], date[32], base[64] = "", err[32] = "", line[1024];
+    const bench_backend *be = st->backend;
+    csv_field_clean(dev, sizeof dev, be->device_name());
+    csv_field_clean(comp, sizeof comp, compiler_name());
+    utc_now(date, sizeof date);
+    double fl = flops_of(r->s);
+    if (r->base_ms > 0)
+        snprintf(base, sizeof base, "%.3f", fl / (r->base_ms * 1e6));
+    if (r->checked)
+        snprintf(err, sizeof err, "%.3g", r->vr.max_err_ratio);
+    snprintf(line, sizeof line, "%s,%s,%d,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s\n",
+             st->stage, r->variant, r->s->m, r->s->n, r->s->k, r->threads, r->reps, r->ms_median,
+             r->ms_min, fl / (r->ms_median * 1e6), o->baseline ? be->baseline_name : "", base, err,
+             r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp, GIT_REV, date);
+    fputs(line, f);
+    fclose(f);
+}
+
+static void print_table_head(const stage_info *st)
+{
+    char vs[32];
+    snprintf(vs, sizeof vs, "vs %s", st->backend->baseline_name);
+    printf("%-16s %6s %6s %6s %10s %9s %12s %9s  %s\n", "variant", "M", "N", "K", "ms", "GFLOP/s",
+           vs, "rel.err", "check");
+}
+
+static void print_row(const row *r)
+{
+    double fl = flops_of(r->s);
+    char ratio[32] = "-", err[32] = "-";
+    if (r->base_ms > 0)
+        snprintf(ratio, sizeof ratio, "%.2fx", r->base_ms / r->ms_median);
+    if (r->checked)
+        snprintf(err, sizeof err, "%.1e", r->vr.rel_err);
+    printf("%-16s %6d %6d %6d %10.3f %9.2f %12s %9s  %s\n", r->variant, r->s->m, r->s->n, r->s->k,
+           r->ms_median, fl / (r->ms_median * 1e6), ratio, err,
+           r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-");
+    fflush(stdout);
+}
+
+void bench_print_header(const stage_info *st, const bench_opts *o)
+{
+    printf("== %s: %s ==\n", st->stage, st->title);
+    st->backend->print_header(stdout, o);
+    printf("%-10s %s", "threads", "");
+    for (int t = 0; t < o->nthreads; t++)
+        printf("%s%d", t ? "," : "", o->threads[t]);
+    printf("\n%-10s %s (git %s)\n", "compiler", compiler_name(), GIT_REV);
+    if (o->check)
+        printf("%-10s double-precision reference; |err| <= c(K+2)u(|alpha||A||B| + |beta||C|), "
+               "u = 2^-24; C poisoned before each checked run\n", "check");
+    else
+        printf("%-10s off (--no-check)\n", "check");
+    printf("\n");
+    print_table_head(st);
+    fflush(stdout);
+}
+
+static void progress(const char *what, const gemm_shape *s)
+{
+    if (isatty(STDERR_FILENO)) {
+        fprintf(stderr, "  running %s %dx%dx%d ...\r", what, s->m, s->n, s->k);
+        fflush(stderr);
+    }
+}
+
+static void progress_clear(void)
+{
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "%60s\r", "");
+}
+
+/* Set the run's C to what it must hold before a checked run: NaN when beta == 0
+ * (so an unwritten element fails), else C0. */
+static void prepare_c(bench_problem *p, const float *C0, const bench_opts *o)
+{
+    if (o->beta == 0.0f)
+        matrix_fill(p->C, p->M, p->ldc, NAN);
+    else
+        matrix_copy(p->C, C0, p->M, p->ldc);
+}
+
+/* Check one variant and time it, alternating with the baseline. */
+static void measure(const stage_info *st, const bench_opts *o, bench_problem *p, const float *C0,
+                    float *C_in, const gemm_variant *v, int shape_idx, row *r, double *tv,
+                    double *tb)
+{
+    const bench_backend *be = st->backend;
+    prepare_c(p, C0, o);
+    if (C_in)
+        matrix_copy(C_in, p->C, p->M, p->ldc);
+    be->put_c(p);
+    double warm = be->run(p, v->fn); /* the checked run is the warm-up */
+    if (o->check) {
+        be->get_c(p);
+        r->vr = verify_gemm(p->M, p->N, p->K, p->alpha, p->A, p->lda, p->B, p->ldb, p->beta, C0,
+                            C_in ? C_in : p->C, p->C, p->ldc, v->err_c, v->normwise,
+                            o->seed + (uint64_t)shape_idx);
+        r->checked = 1;
+    }
+    int n = 0;
+    double total = 0;
+    if (!o->reps && warm >= 1e3 * WARMUP_IS_SAMPLE_S) {
+        tv[n] = warm;
+        if (o->baseline)
+            tb[n] = be->run(p, NULL);
+        n = 1;
+    } else {
+        int want = o->reps ? o->reps : o->max_reps;
+        while (n < want && (o->reps || total < 1e3 * o->min_time)) {
+            tv[n] = be->run(p, v->fn);
+            total += tv[n];
+            if (o->baseline)
+                tb[n] = be->run(p, NULL);
+            n++;
+        }
+    }
+    r->reps = n;
+    r->ms_min = timer_min(tv, n);
+    r->ms_median = timer_median(tv, n);
+    r->base_ms = o->baseline ? timer_median(tb, n) : 0;
+}
+
+int bench_run(const stage_info *st, const bench_opts *o, int *passed)
+{
+    const bench_backend *be = st->backend;
+    int npass = 0, nfail = 0;
+    int cap = o->reps > o->max_reps ? o->reps : o->max_reps;
+    double *tv = malloc(sizeof(double) * (size_t)cap * 2);
+    double *limit = malloc(sizeof(double) * (size_t)st->nvariants); /* flops past the limit */
+    double *base_all = malloc(sizeof(double) * (size_t)cap * (size_t)(st->nvariants + 1));
+    if (!tv || !limit || !base_all)
+        cli_die("out of memory");
+    double *tb = tv + cap;
+
+    for (int ti = 0; ti < o->nthreads; ti++) {
+        int threads = o->threads[ti];
+        be->set_threads(threads);
+        for (int v = 0; v < st->nvariants; v++)
+            limit[v] = INFINITY;
+        for (int si = 0; si < o->nshapes; si++) {
+            const gemm_shape *s = &o->shapes[si];
+            bench_problem p = {s->m, s->n, s->k, s->k + o->pad, s->n + o->pad, s->n + o->pad,
+                               o->alpha, o->beta, NULL, NULL, NULL, NULL};
+            float *A = matrix_alloc(p.M, p.lda), *B = matrix_alloc(p.K, p.ldb);
+            float *C = matrix_alloc(p.M, p.ldc);
+            float *C0 = o->beta != 0.0f ? matrix_alloc(p.M, p.ldc) : NULL;
+            float *C_in = o->pad > 0 ? matrix_alloc(p.M, p.ldc) : NULL;
+            if (!A || !B || !C || (o->beta != 0.0f && !C0) || (o->pad > 0 && !C_in))
+                cli_die("size %dx%dx%d: cannot allocate %.1f GiB of host memory", s->m, s->n, s->k,
+                        host_bytes(s, o) / 1073741824.0);
+            /* Fresh inputs for every size; padding gets a value no kernel should produce. */
+            uint64_t seed = o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)si * 3;
+            matrix_fill(A, p.M, p.lda, -999.0f);
+            matrix_fill(B, p.K, p.ldb, -999.0f);
+            matrix_fill_random(A, p.M, p.K, p.lda, seed);
+            matrix_fill_random(B, p.K, p.N, p.ldb, seed + 1);
+            if (C0) {
+                matrix_fill(C0, p.M, p.ldc, -999.0f);
+                matrix_fill_random(C0, p.M, p.N, p.ldc, seed + 2);
+            }
+            p.A = A;
+            p.B = B;
+            p.C = C;
+            if (be->setup(&p) != 0)
+                cli_die("size %dx%dx%d cannot run here (see the message above)", s->m, s->n, s->k);
+            if (o->baseline) { /* untimed: starts the library's thread pool */
+                prepare_c(&p, C0, o);
+                be->put_c(&p);
+                be->run(&p, NULL);
+            }
+            int nbase = 0;
+            for (int v = 0; v < st->nvariants; v++) {
+                if (!o->selected[v] || flops_of(s) >= limit[v])
+                    continue;
+                row r = {st->variants[v].name, s, threads, 0, 0, 0, 0, 0, {0}};
+                progress(r.variant, s);
+                measure(st, o, &p, C0, C_in, &st->variants[v], si, &r, tv, tb);
+                progress_clear();
+                print_row(&r);
+                csv_append(st, o, &r);
+                if (r.checked)
+                    r.vr.pass ? npass++ : nfail++;
+                if (o->baseline) {
+                    memcpy(base_all + nbase, tb, sizeof(double) * (size_t)r.reps);
+                    nbase += r.reps;
+                }
+                if (r.ms_median > 1e3 * o->time_limit) {
+                    limit[v] = flops_of(s);
+                    printf("%-16s stops here: one run took %.1f s (--time-limit %g)\n", r.variant,
+                           r.ms_median / 1e3, o->time_limit);
+                }
+            }
+            if (nbase > 0) { /* the baseline's own row: every sample taken at this size */
+                char name[64];
+                size_t j = 0;
+                for (const char *c = be->baseline_name; *c && j + 1 < sizeof name; c++)
+                    name[j++] = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+                name[j] = '\0';
+                row r = {name, s, threads, nbase, 0, 0, 0, 0, {0}};
+                r.ms_min = timer_min(base_all, nbase);
+                r.ms_median = timer_median(base_all, nbase);
+                print_row(&r);
+                csv_append(st, o, &r);
+            }
+            be->teardown(&p);
+            matrix_free(A);
+            matrix_free(B);
+            matrix_free(C);
+            matrix_free(C0);
+            matrix_free(C_in);
+        }
+    }
+    free(tv);
+    free(limit);
+    free(base_all);
+    *passed = npass;
+    return nfail;
+}
+
+int bench_main(const stage_info *st, int argc, char **argv)
+{
+    bench_opts o;
+    cli_parse(st, argc, argv, &o);
+    check_sizes(&o);
+    int rc = st->backend->init(&o);
+    if (rc != 0)
+        return rc;
+    bench_print_header(st, &o);
+    int passed = 0;
+    int failed = bench_run(st, &o, &passed);
+    printf("\n%d passed, %d failed\n", passed, failed);
+    free(o.shapes);
+    free(o.selected);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,293 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+const char *cli_prog = "gemm";
+
+void cli_die(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", cli_prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(2);
+}
+
+long cli_long(const char *what, const char *s, long lo, long hi)
+{
+    if (!s || !*s)
+        cli_die("%s needs a value", what);
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (*end || end == s)
+        cli_die("%s: '%s' is not a whole number", what, s);
+    if (errno == ERANGE || v < lo || v > hi)
+        cli_die("%s: %s is out of range (%ld to %ld)", what, s, lo, hi);
+    return v;
+}
+
+double cli_double(const char *what, const char *s)
+{
+    if (!s || !*s)
+        cli_die("%s needs a value", what);
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*end || end == s || !isfinite(v))
+        cli_die("%s: '%s' is not a finite number", what, s);
+    return v;
+}
+
+static void add_shape(gemm_shape **out, int *n, int *cap, int m, int nn, int k)
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        *out = realloc(*out, sizeof(gemm_shape) * (size_t)*cap);
+        if (!*out)
+            cli_die("out of memory parsing sizes");
+    }
+    (*out)[(*n)++] = (gemm_shape){m, nn, k};
+}
+
+/* One size: "N" or "MxNxK"; every dimension >= 1. */
+static int parse_dim(const char *what, const char *s)
+{
+    return (int)cli_long(what, s, 1, INT_MAX);
+}
+
+int cli_parse_sizes(const char *what, const char *s, gemm_shape **out)
+{
+    int n = 0, cap = 0;
+    char *copy = strdup(s ? s : "");
+    if (!copy)
+        cli_die("out of memory");
+    *out = NULL;
+    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item;
+         item = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(item, ':');
+        char *x = strchr(item, 'x');
+        if (colon) { /* lo:hi:xF (geometric) or lo:hi:+S (arithmetic) */
+            char *c2 = strchr(colon + 1, ':');
+            if (!c2 || (c2[1] != 'x' && c2[1] != '+'))
+                cli_die("%s: '%s' is not a range like 256:4096:x2 or 100:1000:+100", what, item);
+            *colon = *c2 = '\0';
+            long lo = parse_dim(what, item), hi = parse_dim(what, colon + 1);
+            long step = cli_long(what, c2 + 2, c2[1] == 'x' ? 2 : 1, INT_MAX);
+            if (hi < lo)
+                cli_die("%s: range %ld:%ld runs backwards", what, lo, hi);
+            for (long v = lo; v <= hi; v = c2[1] == 'x' ? v * step : v + step)
+                add_shape(out, &n, &cap, (int)v, (int)v, (int)v);
+        } else if (x) { /* MxNxK */
+            char *x2 = strchr(x + 1, 'x');
+            if (!x2)
+                cli_die("%s: '%s' is not MxNxK", what, item);
+            *x = *x2 = '\0';
+            int m = parse_dim(what, item), nn = parse_dim(what, x + 1), k = parse_dim(what, x2 + 1);
+            add_shape(out, &n, &cap, m, nn, k);
+        } else {
+            int v = parse_dim(what, item);
+            add_shape(out, &n, &cap, v, v, v);
+        }
+    }
+    free(copy);
+    if (n == 0)
+        cli_die("%s: no sizes given", what);
+    return n;
+}
+
+static void usage(const stage_info *st)
+{
+    printf("%s: %s\n\n", st->stage, st->title);
+    printf("usage: %s [options]\n"
+           "  -m M -n N -k K        one problem (N and K default to M)\n"
+           "  --sizes LIST          sweep, e.g. 128,256,511,1024 or 256:4096:x2 or 7x13x5\n"
+           "                        (default %s)\n"
+           "  --variant NAMES|all   comma-separated variants (default all); --list shows them\n"
+           "  --threads T|LIST      OpenMP threads, e.g. 1,2 (the baseline gets the same)\n"
+           "  --reps R              timed repetitions (default: until 0.2 s or 50 runs)\n"
+           "  --time-limit S        stop a variant's sweep once one run takes longer (default 10)\n"
+           "  --alpha A --beta B    default 1 and 0\n"
+           "  --pad P               leading dimensions P larger than the widths (lda = K+P)\n"
+           "  --check | --no-check  verify against the double-precision reference (default on)\n"
+           "  --no-baseline         skip the vendor library\n"
+           "  --csv FILE            append result rows to FILE\n"
+           "  --device D --gpus N   CUDA device / number of GPUs (GPU stages)\n"
+           "  --seed S              input seed (default 1)\n"
+           "  --list                list the variants\n"
+           "  -h, --help\n",
+           cli_prog, st->default_sizes);
+    if (st->extra_help)
+        printf("%s", st->extra_help);
+}
+
+static int find_variant(const stage_info *st, const char *name)
+{
+    for (int v = 0; v < st->nvariants; v++)
+        if (strcmp(st->variants[v].name, name) == 0)
+            return v;
+    return -1;
+}
+
+static void select_variants(const stage_info *st, const char *s, int *selected)
+{
+    if (strcmp(s, "all") == 0) {
+        for (int v = 0; v < st->nvariants; v++)
+            selected[v] = 1;
+        return;
+    }
+    char *copy = strdup(s);
+    if (!copy)
+        cli_die("out of memory");
+    for (char *save = NULL, *name = strtok_r(copy, ",", &save); name;
+         name = strtok_r(NULL, ",", &save)) {
+        int v = find_variant(st, name);
+        if (v < 0)
+            cli_die("--variant: unknown variant '%s' (--list shows them)", name);
+        selected[v] = 1;
+    }
+    free(copy);
+}
+
+void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
+{
+    const char *slash = strrchr(argv[0], '/');
+    cli_prog = slash ? slash + 1 : argv[0];
+    memset(o, 0, sizeof *o);
+    o->min_time = 0.2;
+    o->max_reps = 50;
+    o->time_limit = 10.0;
+    o->alpha = 1.0f;
+    o->beta = 0.0f;
+    o->check = 1;
+    o->baseline = 1;
+    o->gpus = 1;
+    o->seed = 1;
+    o->selected = calloc((size_t)st->nvariants + 1, sizeof(int));
+    if (!o->selected)
+        cli_die("out of memory");
+    long m = 0, n = 0, k = 0;
+    const char *sizes = NULL, *variants = NULL, *threads = NULL;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+#define TAKES_VALUE() \
+    do { \
+        if (!val) \
+            cli_die("%s needs a value", a); \
+        i++; \
+    } while (0)
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(st);
+            exit(0);
+        } else if (!strcmp(a, "--list")) {
+            o->list = 1;
+        } else if (!strcmp(a, "-m")) {
+            TAKES_VALUE();
+            m = cli_long("-m", val, 1, INT_MAX);
+        } else if (!strcmp(a, "-n")) {
+            TAKES_VALUE();
+            n = cli_long("-n", val, 1, INT_MAX);
+        } else if (!strcmp(a, "-k")) {
+            TAKES_VALUE();
+            k = cli_long("-k", val, 1, INT_MAX);
+        } else if (!strcmp(a, "--sizes")) {
+            TAKES_VALUE();
+            sizes = val;
+        } else if (!strcmp(a, "--variant")) {
+            TAKES_VALUE();
+            variants = val;
+        } else if (!strcmp(a, "--threads")) {
+            TAKES_VALUE();
+            threads = val;
+        } else if (!strcmp(a, "--reps")) {
+            TAKES_VALUE();
+            o->reps = (int)cli_long("--reps", val, 1, 1000000);
+        } else if (!strcmp(a, "--time-limit")) {
+            TAKES_VALUE();
+            o->time_limit = cli_double("--time-limit", val);
+            if (o->time_limit <= 0)
+                cli_die("--time-limit: must be positive");
+        } else if (!strcmp(a, "--alpha")) {
+            TAKES_VALUE();
+            o->alpha = (float)cli_double("--alpha", val);
+        } else if (!strcmp(a, "--beta")) {
+            TAKES_VALUE();
+            o->beta = (float)cli_double("--beta", val);
+        } else if (!strcmp(a, "--pad")) {
+            TAKES_VALUE();
+            o->pad = (int)cli_long("--pad", val, 0, 1 << 20);
+        } else if (!strcmp(a, "--check")) {
+            o->check = 1;
+        } else if (!strcmp(a, "--no-check")) {
+            o->check = 0;
+        } else if (!strcmp(a, "--no-baseline")) {
+            o->baseline = 0;
+        } else if (!strcmp(a, "--csv")) {
+            TAKES_VALUE();
+            o->csv = val;
+        } else if (!strcmp(a, "--device")) {
+            TAKES_VALUE();
+            o->device = (int)cli_long("--device", val, 0, 1024);
+        } else if (!strcmp(a, "--gpus")) {
+            TAKES_VALUE();
+            o->gpus = (int)cli_long("--gpus", val, 1, 1024);
+        } else if (!strcmp(a, "--seed")) {
+            TAKES_VALUE();
+            o->seed = (uint64_t)cli_long("--seed", val, 0, LONG_MAX);
+        } else {
+            int took = st->extra_option ? st->extra_option(o, a, val) : 0;
+            if (took == 0)
+                cli_die("unknown option '%s' (--help lists them)", a);
+            i += took - 1;
+        }
+#undef TAKES_VALUE
+    }
+
+    if (o->list) {
+        for (int v = 0; v < st->nvariants; v++)
+            printf("%-16s %s\n", st->variants[v].name, st->variants[v].desc);
+        exit(0);
+    }
+    if ((n || k) && !m)
+        cli_die("-n and -k need -m as well");
+    if (m && sizes)
+        cli_die("give either -m/-n/-k or --sizes, not both");
+    if (m) {
+        o->shapes = malloc(sizeof(gemm_shape));
+        if (!o->shapes)
+            cli_die("out of memory");
+        o->shapes[0] = (gemm_shape){(int)m, (int)(n ? n : m), (int)(k ? k : (n ? n : m))};
+        o->nshapes = 1;
+    } else if (!o->shapes) { /* an extra option (a preset) may have set shapes */
+        o->nshapes = cli_parse_sizes("--sizes", sizes ? sizes : st->default_sizes, &o->shapes);
+    }
+    select_variants(st, variants ? variants : "all", o->selected);
+
+    if (threads) {
+        char *copy = strdup(threads);
+        if (!copy)
+            cli_die("out of memory");
+        for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            if (o->nthreads == CLI_MAX_THREADS)
+                cli_die("--threads: at most %d thread counts", CLI_MAX_THREADS);
+            o->threads[o->nthreads++] = (int)cli_long("--threads", t, 1, 1024);
+        }
+        free(copy);
+        if (o->nthreads == 0)
+            cli_die("--threads: no thread count given");
+    } else {
+        o->threads[0] = st->default_threads > 0 ? st->default_threads : bench_ncores();
+        o->nthreads = 1;
+    }
+}

@@ -1,0 +1,52 @@
+/* cli.h: the one command line of every stage (see DESIGN.md, "The command line"). */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdint.h>
+
+#include "gemm.h"
+
+#define CLI_MAX_THREADS 16
+
+typedef struct gemm_shape {
+    int m, n, k;
+} gemm_shape;
+
+typedef struct bench_opts {
+    gemm_shape *shapes;  /* what to run, in order */
+    int nshapes;
+    int *selected;       /* selected[v] != 0: run variant v of the stage's table */
+    int threads[CLI_MAX_THREADS];
+    int nthreads;
+    int reps;            /* 0: until min_time seconds or max_reps runs */
+    double min_time;     /* seconds of timed runs per measurement (0.2) */
+    int max_reps;        /* 50 */
+    double time_limit;   /* stop growing a variant's sizes once one run takes longer */
+    float alpha, beta;
+    int check, baseline, list;
+    int pad;             /* lda = K + pad, ldb = ldc = N + pad */
+    const char *csv;
+    int device, gpus;
+    uint64_t seed;
+} bench_opts;
+
+struct stage_info;
+
+/* Print "<prog>: <message>" on one line to stderr and exit with status 2. */
+void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* Strict number parsing: the whole string must be a number in range, else cli_die
+ * naming `what` (the option). */
+long cli_long(const char *what, const char *s, long lo, long hi);
+double cli_double(const char *what, const char *s);
+
+/* "128,256,511", "7x13x5", "256:4096:x2", "100:1000:+100", or a mix. cli_die on error. */
+int cli_parse_sizes(const char *what, const char *s, gemm_shape **out);
+
+/* Parse argv into o using the stage's defaults. Exits 0 after --help / --list,
+ * exits 2 with one line on stderr for any bad input. */
+void cli_parse(const struct stage_info *st, int argc, char **argv, bench_opts *o);
+
+extern const char *cli_prog; /* argv[0]'s base name, for messages */
+
+#endif

@@ -1,0 +1,33 @@
+/* gemm.h: the one contract every kernel in this repository implements.
+ *
+ *   C = alpha*A*B + beta*C, single precision, row-major.
+ *   A is M x K with row stride lda >= K,
+ *   B is K x N with row stride ldb >= N,
+ *   C is M x N with row stride ldc >= N.
+ *
+ * When beta == 0, C is written without being read: a NaN already in C must
+ * not leak into the result (0*NaN is NaN, so "C = alpha*AB + 0*C" is a bug).
+ * Every M, N, K >= 1 must work; M, N or K == 0 returns at once.
+ * GPU variants take device pointers and run on the harness's stream.
+ */
+#ifndef GEMM_H
+#define GEMM_H
+
+#include <stddef.h>
+
+typedef void gemm_fn(int M, int N, int K, float alpha, const float *A, int lda,
+                     const float *B, int ldb, float beta, float *C, int ldc);
+
+/* One row of a stage's variant table. */
+typedef struct gemm_variant {
+    const char *name;   /* short, says the technique: "ikj", "tiled_copy" */
+    const char *desc;   /* one line for --list */
+    gemm_fn *fn;
+    double err_c;       /* c in the error bound (0 means the default, 2) */
+    int normwise;       /* 1: check against a normwise bound (Strassen) */
+} gemm_variant;
+
+/* Element (i, j) of a row-major matrix with row stride ld. */
+#define IDX(i, j, ld) ((size_t)(i) * (size_t)(ld) + (size_t)(j))
+
+#endif

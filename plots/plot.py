@@ -1,0 +1,387 @@
+#!/usr/bin/env python3
+"""plot.py: result CSVs -> PNG charts (matplotlib, no display needed).
+
+Usage:
+    plot.py [--out DIR] [--size N] PATH...
+
+    PATH      a CSV file, or a directory (every *.csv in it, not recursive)
+    --out     where the PNGs go (default docs/figures)
+    --size    the matrix size of the progression bar chart (default 1024)
+
+Input: result CSVs written by the stages' --csv option, with the header
+    stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,
+    baseline_gflops,max_err_ratio,check,device,compiler,git,date
+and, optionally, peak CSVs written by `make peak`, with the header
+    device,measure,threads,value,unit,date
+A file's kind is told by its header, not by its name.
+
+Charts written (each path is printed on stdout):
+    <stage>.png          GFLOP/s against size for every variant of the stage, with
+                         the baseline library (dashed) and the measured FMA peak
+                         (dotted). <stage>_t<T>.png when the stage ran at several
+                         thread counts; _<device> is added when several devices did.
+    progression.png      the best variant of each stage at --size, as bars
+    progression_sizes.png  the best variant of each stage against size
+    When both CPU and GPU results are given, the progression charts are split into
+    progression_cpu*.png and progression_gpu*.png (a cuBLAS baseline means GPU).
+
+Rows with check FAIL are left out (with a warning on stderr). Line charts need
+square problems (m = n = k, plotted at n); other shapes are left out with a note.
+Repeated rows of one variant, size and thread count are combined by their median.
+Bad input (a missing file, an unknown header, no rows) exits with status 2.
+"""
+import argparse
+import csv
+import glob
+import os
+import re
+import statistics
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+from matplotlib.ticker import NullFormatter, ScalarFormatter  # noqa: E402
+
+RESULT_HEADER = ("stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,"
+                 "baseline_gflops,max_err_ratio,check,device,compiler,git,date").split(",")
+PEAK_HEADER = "device,measure,threads,value,unit,date".split(",")
+PEAK_NAMES = {"fma_scalar": "scalar FMA", "fma_avx2": "AVX2 FMA",
+              "fma_avx512": "AVX-512 FMA", "fp32_fma": "FP32 FMA"}
+GPU_BASELINES = ("cublas", "cublasxt")
+
+
+class InputError(Exception):
+    """Bad input: reported on one line, exit status 2."""
+
+
+# ---------------------------------------------------------------- reading
+
+def csv_files(paths):
+    """Expand directories into their *.csv files; complain about missing paths."""
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            found = sorted(glob.glob(os.path.join(path, "*.csv")))
+            if not found:
+                raise InputError(f"{path}: no .csv files in this directory")
+            files += found
+        elif os.path.isfile(path):
+            files.append(path)
+        else:
+            raise InputError(f"{path}: no such file or directory")
+    return files
+
+
+def number(text, kind, where, empty=None):
+    """Parse one CSV field as kind (int or float); empty gives `empty` if allowed."""
+    if text == "" and empty is not None:
+        return empty
+    try:
+        return kind(text)
+    except ValueError:
+        raise InputError(f"{where}: not a number: {text!r}") from None
+
+
+def read_csv(path):
+    """Return ('result' | 'peak', rows) with the numeric fields converted."""
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        reader = csv.reader(f)
+        header = [h.strip() for h in next(reader, [])]
+        if header not in (RESULT_HEADER, PEAK_HEADER):
+            raise InputError(f"{path}: not a result or peak CSV (header {','.join(header)!r})")
+        kind = "result" if header == RESULT_HEADER else "peak"
+        rows = []
+        for line, fields in enumerate(reader, start=2):
+            if not fields:
+                continue
+            where = f"{path}:{line}"
+            if len(fields) != len(header):
+                raise InputError(f"{where}: {len(fields)} fields, expected {len(header)}")
+            row = {h: v.strip() for h, v in zip(header, fields)}
+            if kind == "result":
+                for key in ("m", "n", "k"):
+                    row[key] = number(row[key], int, where)
+                row["threads"] = number(row["threads"], int, where, empty=1)
+                row["gflops"] = number(row["gflops"], float, where)
+                row["baseline_gflops"] = number(row["baseline_gflops"], float, where, empty=-1.0)
+            else:
+                row["threads"] = number(row["threads"], int, where, empty=1)
+                row["value"] = number(row["value"], float, where)
+            rows.append(row)
+    return kind, rows
+
+
+def load(paths):
+    """All result rows and all peak rows from the given paths."""
+    results, peaks = [], []
+    for path in csv_files(paths):
+        kind, rows = read_csv(path)
+        (results if kind == "result" else peaks).extend(rows)
+    if not results:
+        raise InputError("no result rows in " + " ".join(paths))
+    return results, peaks
+
+
+def plottable(results):
+    """Drop FAIL rows (warning) and non-square shapes (note); return the rest."""
+    kept, odd = [], []
+    for r in results:
+        if r["check"].upper() == "FAIL":
+            print(f"warning: skipping FAIL row: {r['stage']} {r['variant']} "
+                  f"{r['m']}x{r['n']}x{r['k']} threads={r['threads']} ({r['device']})",
+                  file=sys.stderr)
+        elif not r["m"] == r["n"] == r["k"]:
+            odd.append(f"{r['stage']} {r['variant']} {r['m']}x{r['n']}x{r['k']}")
+        else:
+            kept.append(r)
+    if odd:
+        print(f"note: {len(odd)} non-square row(s) left out of the charts "
+              f"(they need m=n=k), e.g. {odd[0]}", file=sys.stderr)
+    if not kept:
+        raise InputError("no square rows that passed their check: nothing to plot")
+    return kept
+
+
+# ---------------------------------------------------------------- summarising
+
+def is_gpu(rows):
+    """GPU results are the ones measured against cuBLAS or cuBLASXt (or, run with
+    --no-baseline, the ones whose device name says NVIDIA or GPU)."""
+    return any(r["baseline"].lower() in GPU_BASELINES
+               or (not r["baseline"] and re.search(r"nvidia|gpu", r["device"], re.I))
+               for r in rows)
+
+
+def is_baseline_row(r):
+    return r["baseline"] != "" and r["variant"] == r["baseline"].lower()
+
+
+def median_by(rows, key, value):
+    """{key(row): median of value(row)} over rows, ignoring negative values (missing)."""
+    groups = defaultdict(list)
+    for r in rows:
+        if value(r) >= 0:
+            groups[key(r)].append(value(r))
+    return {k: statistics.median(v) for k, v in groups.items()}
+
+
+def variant_lines(rows):
+    """{variant: {n: median GFLOP/s}} for the variants (not the baseline's rows)."""
+    lines = defaultdict(dict)
+    for (variant, n), g in median_by([r for r in rows if not is_baseline_row(r)],
+                                     lambda r: (r["variant"], r["n"]),
+                                     lambda r: r["gflops"]).items():
+        lines[variant][n] = g
+    return dict(lines)
+
+
+def baseline_line(rows):
+    """(name, {n: GFLOP/s}): the baseline's own rows, else the median of baseline_gflops."""
+    names = sorted({r["baseline"] for r in rows if r["baseline"]})
+    if not names:
+        return None, {}
+    own = [r for r in rows if is_baseline_row(r)]
+    if own:
+        return names[0], median_by(own, lambda r: r["n"], lambda r: r["gflops"])
+    return names[0], median_by(rows, lambda r: r["n"], lambda r: r["baseline_gflops"])
+
+
+def pick_size(sizes, want):
+    """want if measured, else the largest size below it, else the nearest above."""
+    below = [s for s in sizes if s <= want]
+    return max(below) if below else min(sizes, key=lambda s: abs(s - want))
+
+
+def peak_line(peaks, device, threads, gpu):
+    """(GFLOP/s, label) of the measured FMA peak for device at threads, or None."""
+    fma = [p for p in peaks if p["device"] == device and p["unit"].lower() == "gflop/s"
+           and (p["measure"] == "fp32_fma" if gpu else p["measure"].startswith("fma"))]
+    if not fma:
+        return None
+    if gpu:
+        best = max(fma, key=lambda p: p["value"])
+        return best["value"], f"{PEAK_NAMES['fp32_fma']} peak (make peak)"
+    closest = min(abs(p["threads"] - threads) for p in fma)
+    best = max((p for p in fma if abs(p["threads"] - threads) == closest),
+               key=lambda p: p["value"])
+    name = PEAK_NAMES.get(best["measure"], best["measure"])
+    return best["value"], f"{name} peak, {thread_words(best['threads'], gpu)} (make peak)"
+
+
+def thread_words(t, gpu):
+    return f"threads={t}" if gpu else f"{t} thread" + ("s" if t != 1 else "")
+
+
+def slug(text):
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "unknown"
+
+
+# ---------------------------------------------------------------- drawing
+
+def new_axes(title, subtitle, ylabel="GFLOP/s"):
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=120)
+    ax.set_title(f"{title}\n{subtitle}", fontsize=11)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which="major", alpha=0.3)
+    return fig, ax
+
+
+def size_axis(ax):
+    """Log2 x axis labelled with plain sizes (64, 128, ...)."""
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel("matrix size n (m = n = k)")
+
+
+def draw_reference(ax, name, line, peak, style="--"):
+    """The baseline (dashed black, against size) and the peak (dotted red)."""
+    if line:
+        sizes = sorted(line)
+        ax.plot(sizes, [line[s] for s in sizes], style, color="black", label=name)
+    if peak:
+        ax.axhline(peak[0], linestyle=":", color="tab:red", linewidth=1.5, label=peak[1])
+
+
+def save(fig, ax, out_dir, name, log_y):
+    if log_y:
+        ax.set_yscale("log")
+    ax.legend(fontsize=8, loc="best")
+    fig.tight_layout()
+    path = os.path.join(out_dir, name)
+    fig.savefig(path)
+    plt.close(fig)
+    print(path)
+
+
+def plot_stage(rows, peaks, out_dir, name):
+    """One stage, one device, one thread count: GFLOP/s against size per variant."""
+    r0, gpu = rows[0], is_gpu(rows)
+    fig, ax = new_axes(f"{r0['stage']}: GFLOP/s by size, {thread_words(r0['threads'], gpu)}",
+                       r0["device"] or "unknown device")
+    values = []
+    for variant, line in sorted(variant_lines(rows).items()):
+        sizes = sorted(line)
+        ax.plot(sizes, [line[s] for s in sizes], "o-", label=variant)
+        values += line.values()
+    base_name, base = baseline_line(rows)
+    peak = peak_line(peaks, r0["device"], r0["threads"], gpu)
+    draw_reference(ax, base_name, base, peak)
+    values = [v for v in values + list(base.values()) + ([peak[0]] if peak else []) if v > 0]
+    size_axis(ax)
+    # A naive loop and a tuned library differ by 100x: a log axis keeps both visible.
+    save(fig, ax, out_dir, name, log_y=bool(values) and max(values) > 30 * min(values))
+
+
+def best_per_stage(rows, want):
+    """{stage: (variant, threads, n, GFLOP/s)}: the fastest variant at size `want`."""
+    best = {}
+    for stage in sorted({r["stage"] for r in rows}):
+        mine = [r for r in rows if r["stage"] == stage and not is_baseline_row(r)]
+        if not mine:
+            continue
+        n = pick_size({r["n"] for r in mine}, want)
+        g = median_by([r for r in mine if r["n"] == n],
+                      lambda r: (r["variant"], r["threads"]), lambda r: r["gflops"])
+        (variant, threads), gflops = max(g.items(), key=lambda kv: kv[1])
+        best[stage] = (variant, threads, n, gflops)
+    return best
+
+
+def plot_progression(rows, peaks, out_dir, suffix, want):
+    """Bars: the best variant of each stage at one size; the baseline as a line."""
+    gpu, devices = is_gpu(rows), sorted({r["device"] for r in rows})
+    best = best_per_stage(rows, want)
+    used = {b[2] for b in best.values()}
+    at = f"n={want}" if used == {want} else (
+        f"n={used.pop()} (largest measured size <= {want})" if len(used) == 1
+        else f"n={want}, or the nearest measured size where marked")
+    fig, ax = new_axes(f"Progression ({'GPU' if gpu else 'CPU'}): best variant per stage, {at}",
+                       ", ".join(devices))
+    ax.set_yscale("log")
+    stages = list(best)
+    labels = [f"{best[s][0]}\n{thread_words(best[s][1], gpu)}"
+              + (f"\nn={best[s][2]}" if best[s][2] != want and len(used) > 1 else "")
+              for s in stages]
+    bars = ax.bar(range(len(stages)), [best[s][3] for s in stages], color="tab:blue")
+    ax.bar_label(bars, labels=labels, fontsize=7, padding=2)
+    ax.set_xticks(range(len(stages)), stages, rotation=20, fontsize=8)
+    threads = max(b[1] for b in best.values())
+    base_rows = [r for r in rows if r["threads"] == threads]
+    base_name, base = baseline_line(base_rows)
+    if base:
+        n = pick_size(base, want)
+        ax.axhline(base[n], linestyle="--", color="black",
+                   label=f"{base_name}, {thread_words(threads, gpu)}, n={n}")
+    peak = peak_line(peaks, devices[0], threads, gpu) if len(devices) == 1 else None
+    draw_reference(ax, None, None, peak)
+    ax.set_ylim(top=ax.get_ylim()[1] * 4)  # room for the bar labels on a log axis
+    save(fig, ax, out_dir, f"progression{suffix}.png", log_y=True)
+
+
+def plot_progression_sizes(rows, peaks, out_dir, suffix, want):
+    """Lines: for each stage its best variant (at --size) against size."""
+    gpu, devices = is_gpu(rows), sorted({r["device"] for r in rows})
+    fig, ax = new_axes(f"Progression ({'GPU' if gpu else 'CPU'}): each stage's best variant "
+                       f"(best at n near {want})", ", ".join(devices))
+    for stage, (variant, threads, _, _) in best_per_stage(rows, want).items():
+        line = variant_lines([r for r in rows if r["stage"] == stage
+                              and r["threads"] == threads])[variant]
+        sizes = sorted(line)
+        ax.plot(sizes, [line[s] for s in sizes], "o-",
+                label=f"{stage}: {variant}, {thread_words(threads, gpu)}")
+    for threads in sorted({r["threads"] for r in rows}, reverse=True):
+        name, base = baseline_line([r for r in rows if r["threads"] == threads])
+        if base:
+            draw_reference(ax, f"{name}, {thread_words(threads, gpu)}", base, None,
+                           style="--" if threads == max(r["threads"] for r in rows) else "-.")
+    size_axis(ax)
+    save(fig, ax, out_dir, f"progression{suffix}_sizes.png", log_y=True)
+
+
+# ---------------------------------------------------------------- main
+
+def main():
+    ap = argparse.ArgumentParser(description="Draw stage and progression charts "
+                                 "from result CSVs.")
+    ap.add_argument("--out", default="docs/figures", help="output folder (docs/figures)")
+    ap.add_argument("--size", type=int, default=1024, help="size of the progression bars")
+    ap.add_argument("paths", nargs="+", metavar="PATH", help="CSV file or folder of CSVs")
+    args = ap.parse_args()
+    try:
+        if args.size < 1:
+            raise InputError(f"--size {args.size}: must be at least 1")
+        results, peaks = load(args.paths)
+        rows = plottable(results)
+    except (InputError, OSError, UnicodeDecodeError, csv.Error) as e:
+        print(f"plot.py: {e}", file=sys.stderr)
+        return 2
+    os.makedirs(args.out, exist_ok=True)
+
+    groups = defaultdict(list)  # (stage, device, threads) -> rows
+    for r in rows:
+        groups[(r["stage"], r["device"], r["threads"])].append(r)
+    for (stage, device, threads), mine in sorted(groups.items()):
+        several_devices = len({d for s, d, _ in groups if s == stage}) > 1
+        several_threads = len({t for s, d, t in groups if s == stage and d == device}) > 1
+        name = (stage + (f"_{slug(device)}" if several_devices else "")
+                + (f"_t{threads}" if several_threads else ""))
+        plot_stage(mine, peaks, args.out, name + ".png")
+
+    by_kind = {"gpu": [], "cpu": []}
+    stage_gpu = {s: is_gpu([r for r in rows if r["stage"] == s]) for s in {r["stage"] for r in rows}}
+    for r in rows:
+        by_kind["gpu" if stage_gpu[r["stage"]] else "cpu"].append(r)
+    for kind, mine in sorted(by_kind.items()):
+        if mine:
+            suffix = f"_{kind}" if all(by_kind.values()) else ""
+            plot_progression(mine, peaks, args.out, suffix, args.size)
+            plot_progression_sizes(mine, peaks, args.out, suffix, args.size)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
