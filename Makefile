@@ -96,7 +96,7 @@ build/rel/%.o: %.cu
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- the targets a reader types ------------------------------------------------------
-.PHONY: all cpu gpu run test test-gpu plots grade peak clean help deps FORCE
+.PHONY: asan grade-bins planted list-stages all cpu gpu run test test-gpu plots grade peak clean help deps FORCE
 .DEFAULT_GOAL := all
 
 all: cpu gpu                                   ## build every stage (GPU stages when nvcc is found)
@@ -104,6 +104,10 @@ cpu: $(CPU_BINS) build/peak                    ## build the CPU stages
 gpu: $(GPU_BINS)                               ## build the CUDA stages (needs nvcc)
 asan: $(ASAN_BINS)                             # CPU stages under ASan + UBSan (make test uses it)
 grade-bins: $(GRADE_BINS)                      # every stage built from its exercise
+planted: tests/planted/planted                 # the harness's own test: kernels with planted bugs
+
+tests/planted/planted: $(call obj,rel,tests/planted/planted.c $(CPU_COMMON))
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/peak: common/peak.c
 	@mkdir -p $(@D)

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# make test: what CI runs on a machine with no GPU.
+#   1. build every stage (CUDA stages too when nvcc is present), the sanitizer and exercise builds
+#   2. every CPU variant in check mode over the awkward shapes, with several option sets
+#   3. bad input: one line on stderr, exit status 2, nothing on stdout
+#   4. the CPU stages again under AddressSanitizer + UndefinedBehaviorSanitizer
+#   5. the harness catches planted bugs (tests/planted): a test that cannot fail proves nothing
+#   6. each untouched exercise fails its checks cleanly (exit 1, FAIL lines, no crash)
+#   7. GPU stages without a GPU: skipped (exit 77), counted as skipped, not passed
+#   8. plots/plot.py on a fixture
+# Ends with "N passed, N failed, N skipped".
+set -u
+cd "$(dirname "$0")/.."
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+LOG=build/test-logs
+mkdir -p "$LOG"
+pass=0 fail=0 skip=0
+ok()   { echo "PASS: $*"; pass=$((pass + 1)); }
+bad()  { echo "FAIL: $*"; fail=$((fail + 1)); }
+skp()  { echo "SKIP: $*"; skip=$((skip + 1)); }
+finish() { echo; echo "$pass passed, $fail failed, $skip skipped"; [ "$fail" -eq 0 ]; exit $?; }
+
+SHAPES=$(grep -v '^#' tests/shapes.txt | paste -sd, -)
+SMALL_SHAPES="1,7x13x5,31,33,1x97x13,97x1x13,13x97x1,67x73x71"
+OPTION_SETS=("" "--alpha -1.5 --beta 0.5" "--pad 5" "--beta 1 --pad 3 --threads 3")
+BAD_INPUTS=("-m -3" "-m abc" "-m 4000000 -n 4000000" "--variant nope" "--bogus" "--sizes 64:32:x2" "-m")
+
+# Run "$@" with output to a log; "desc" passes when the exit status is $want.
+expect_rc() {
+    local want=$1 desc=$2 logname=$3; shift 3
+    "$@" >"$LOG/$logname.out" 2>"$LOG/$logname.err"
+    local rc=$?
+    if [ "$rc" -eq "$want" ]; then ok "$desc"; else
+        bad "$desc (exit $rc, want $want; log $LOG/$logname.*)"
+        tail -n 5 "$LOG/$logname.out" "$LOG/$logname.err" | sed 's/^/    /'
+    fi
+    return $rc
+}
+
+echo "== build"
+if ! make -s -j"$JOBS" all asan grade-bins >"$LOG/build.log" 2>&1; then
+    bad "make all asan grade-bins (see $LOG/build.log)"
+    tail -n 30 "$LOG/build.log"
+    finish
+fi
+ok "build: every stage, sanitizer and exercise builds"
+make -s -j"$JOBS" planted >"$LOG/planted-build.log" 2>&1 \
+    && ok "build: planted-bug harness test" || bad "build: planted-bug harness test"
+
+stages=$(make -s list-stages)
+
+while read -r dir prog kind; do
+    [ -n "$dir" ] || continue
+    bin=$dir/$prog
+    if [ "$kind" = gpu ]; then
+        if [ ! -x "$bin" ]; then skp "$dir: not built (no nvcc)"; continue; fi
+        "$bin" -m 7 >"$LOG/$prog-gpu.out" 2>&1
+        case $? in
+            77) skp "$dir: no CUDA device (make test-gpu runs it on a GPU machine)" ;;
+            0) ok "$dir: checks pass on the GPU present" ;;
+            *) bad "$dir: -m 7 (see $LOG/$prog-gpu.out)" ;;
+        esac
+    else
+        echo "== $dir"
+        i=0
+        for opts in "${OPTION_SETS[@]}"; do
+            i=$((i + 1))
+            # shellcheck disable=SC2086
+            expect_rc 0 "$dir: all variants, awkward shapes ${opts:-(defaults)}" "$prog-shapes$i" \
+                "$bin" --variant all --no-baseline --reps 1 --sizes "$SHAPES" $opts
+        done
+        if [ -f "$dir/test-cases.txt" ]; then
+            n=0
+            while IFS= read -r args; do
+                case $args in ''|'#'*) continue ;; esac
+                n=$((n + 1))
+                # shellcheck disable=SC2086
+                expect_rc 0 "$dir: $args" "$prog-case$n" "$bin" $args
+            done <"$dir/test-cases.txt"
+        fi
+        # the sanitizers: every variant, small shapes, padding and beta (reads and writes at the edges)
+        expect_rc 0 "$dir: ASan+UBSan, all variants" "$prog-asan" \
+            "build/asan/$bin" --variant all --no-baseline --reps 1 --sizes "$SMALL_SHAPES" --pad 3 --beta 0.5 --threads 2
+        # the untouched exercise must fail cleanly: exit 1 and FAIL rows, no crash
+        gbin=build/grade/$bin
+        "$gbin" --variant all --no-baseline --reps 1 --sizes 7x13x5,33 >"$LOG/$prog-exercise.out" 2>&1
+        rc=$?
+        if [ "$rc" -eq 1 ] && grep -q FAIL "$LOG/$prog-exercise.out"; then
+            ok "$dir: untouched exercise fails its checks cleanly"
+        elif [ "$rc" -eq 0 ]; then
+            ok "$dir: exercise passes (it has been solved)"
+        else
+            bad "$dir: exercise exit $rc (want 1 with FAIL rows; see $LOG/$prog-exercise.out)"
+        fi
+    fi
+    # bad input, on every program (parsing happens before any device is needed)
+    for args in "${BAD_INPUTS[@]}"; do
+        name="$prog-bad-$(echo "$args" | tr -c 'a-z0-9' _)"
+        # shellcheck disable=SC2086
+        "$bin" $args >"$LOG/$name.out" 2>"$LOG/$name.err"
+        rc=$?
+        lines=$(wc -l <"$LOG/$name.err")
+        if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$LOG/$name.out" ]; then
+            ok "$dir: bad input '$args' -> exit 2: $(cat "$LOG/$name.err")"
+        else
+            bad "$dir: bad input '$args' -> exit $rc, $lines stderr lines (want 2 and 1)"
+        fi
+    done
+done <<<"$stages"
+
+echo "== planted bugs"
+# each broken kernel must FAIL its check; the correct one must PASS
+if [ -x tests/planted/planted ]; then
+    while read -r name desc; do
+        [ -n "$name" ] || continue
+        tests/planted/planted --variant "$name" --no-baseline --reps 1 --sizes "$SMALL_SHAPES" \
+            --pad 3 >"$LOG/planted-$name.out" 2>&1
+        rc=$?
+        if [ "$name" = correct ]; then
+            [ $rc -eq 0 ] && ok "planted: the correct kernel passes" || bad "planted: correct kernel exit $rc"
+        else
+            [ $rc -eq 1 ] && ok "planted: '$name' is caught ($desc)" || bad "planted: '$name' not caught (exit $rc)"
+        fi
+    done < <(tests/planted/planted --list)
+    # a kernel that reads C when beta == 0 is caught only with beta == 0 and NaN poison
+    tests/planted/planted --variant bogus_beta_read --no-baseline --reps 1 --sizes 33 --beta 0.5 \
+        >"$LOG/planted-beta.out" 2>&1 && ok "planted: 'bogus_beta_read' is correct when beta != 0" \
+        || bad "planted: 'bogus_beta_read' should pass with beta != 0"
+fi
+
+echo "== plots"
+if [ -x tests/test_plot.sh ] || [ -f tests/test_plot.sh ]; then
+    bash tests/test_plot.sh >"$LOG/plot.out" 2>&1
+    while IFS= read -r line; do
+        case $line in
+            PASS:*) ok "plot: ${line#PASS: }" ;;
+            FAIL:*) bad "plot: ${line#FAIL: }" ;;
+        esac
+    done <"$LOG/plot.out"
+    grep -qE '^(PASS|FAIL):' "$LOG/plot.out" || bad "plot: tests/test_plot.sh printed no checks"
+else
+    bad "plot: tests/test_plot.sh missing"
+fi
+
+finish
