@@ -23,7 +23,10 @@ Charts written (each path is printed on stdout):
     progression.png      the best variant of each stage at --size, as bars
     progression_sizes.png  the best variant of each stage against size
     When both CPU and GPU results are given, the progression charts are split into
-    progression_cpu*.png and progression_gpu*.png (a cuBLAS baseline means GPU).
+    progression_cpu*.png and progression_gpu*.png (a cuBLAS baseline means GPU);
+    with several devices of one kind, one set per device (_<device> added).
+    Progression charts have a log GFLOP/s axis; a stage chart has one when its
+    lines are more than 30x apart.
 
 Rows with check FAIL are left out (with a warning on stderr). Line charts need
 square problems (m = n = k, plotted at n); other shapes are left out with a note.
@@ -33,6 +36,7 @@ Bad input (a missing file, an unknown header, no rows) exits with status 2.
 import argparse
 import csv
 import glob
+import math
 import os
 import re
 import statistics
@@ -43,7 +47,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
-from matplotlib.ticker import NullFormatter, ScalarFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, NullFormatter, ScalarFormatter  # noqa: E402
 
 RESULT_HEADER = ("stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,"
                  "baseline_gflops,max_err_ratio,check,device,compiler,git,date").split(",")
@@ -80,9 +84,12 @@ def number(text, kind, where, empty=None):
     if text == "" and empty is not None:
         return empty
     try:
-        return kind(text)
+        value = kind(text)
     except ValueError:
-        raise InputError(f"{where}: not a number: {text!r}") from None
+        value = math.nan
+    if not math.isfinite(value):
+        raise InputError(f"{where}: not a number: {text!r}")
+    return value
 
 
 def read_csv(path):
@@ -178,15 +185,18 @@ def variant_lines(rows):
     return dict(lines)
 
 
-def baseline_line(rows):
-    """(name, {n: GFLOP/s}): the baseline's own rows, else the median of baseline_gflops."""
-    names = sorted({r["baseline"] for r in rows if r["baseline"]})
-    if not names:
-        return None, {}
-    own = [r for r in rows if is_baseline_row(r)]
-    if own:
-        return names[0], median_by(own, lambda r: r["n"], lambda r: r["gflops"])
-    return names[0], median_by(rows, lambda r: r["n"], lambda r: r["baseline_gflops"])
+def baseline_lines(rows):
+    """{(library, threads): {n: GFLOP/s}}: from the baseline's own rows where there are
+    any, else the median of the baseline_gflops column measured beside the variants."""
+    lines = {}
+    for name, threads in sorted({(r["baseline"], r["threads"]) for r in rows if r["baseline"]}):
+        mine = [r for r in rows if r["baseline"] == name and r["threads"] == threads]
+        own = [r for r in mine if is_baseline_row(r)]
+        line = (median_by(own, lambda r: r["n"], lambda r: r["gflops"]) if own else
+                median_by(mine, lambda r: r["n"], lambda r: r["baseline_gflops"]))
+        if line:
+            lines[(name, threads)] = line
+    return lines
 
 
 def pick_size(sizes, want):
@@ -208,11 +218,18 @@ def peak_line(peaks, device, threads, gpu):
     best = max((p for p in fma if abs(p["threads"] - threads) == closest),
                key=lambda p: p["value"])
     name = PEAK_NAMES.get(best["measure"], best["measure"])
-    return best["value"], f"{name} peak, {thread_words(best['threads'], gpu)} (make peak)"
+    return best["value"], f"{name} peak{threads_suffix(best['threads'], gpu)} (make peak)"
 
 
-def thread_words(t, gpu):
-    return f"threads={t}" if gpu else f"{t} thread" + ("s" if t != 1 else "")
+def threads_suffix(t, gpu):
+    """", 2 threads" for CPU rows; GPU rows say nothing unless the column is above 1."""
+    if gpu:
+        return f", threads={t}" if t > 1 else ""
+    return f", {t} thread" + ("s" if t != 1 else "")
+
+
+def gflops_text(g):
+    return f"{g:,.0f}" if g >= 100 else f"{g:.3g}"
 
 
 def slug(text):
@@ -222,8 +239,8 @@ def slug(text):
 # ---------------------------------------------------------------- drawing
 
 def new_axes(title, subtitle, ylabel="GFLOP/s"):
-    fig, ax = plt.subplots(figsize=(8, 5), dpi=120)
-    ax.set_title(f"{title}\n{subtitle}", fontsize=11)
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=120, layout="constrained")
+    fig.suptitle(f"{title}\n{subtitle}", fontsize=11)
     ax.set_ylabel(ylabel)
     ax.grid(True, which="major", alpha=0.3)
     return fig, ax
@@ -237,11 +254,25 @@ def size_axis(ax):
     ax.set_xlabel("matrix size n (m = n = k)")
 
 
-def draw_reference(ax, name, line, peak, style="--"):
-    """The baseline (dashed black, against size) and the peak (dotted red)."""
-    if line:
-        sizes = sorted(line)
-        ax.plot(sizes, [line[s] for s in sizes], style, color="black", label=name)
+def draw_baselines(ax, rows, gpu, at=None, with_threads=True):
+    """Each baseline library (black; dashed for the most threads, dash-dot for fewer)
+    against size, or as a horizontal line at its value for size `at`."""
+    lines = baseline_lines(rows)
+    most = max((t for _, t in lines), default=0)
+    for (name, threads), line in lines.items():
+        style = "--" if threads == most else "-."
+        label = name + (threads_suffix(threads, gpu) if with_threads else "")
+        if at is None:
+            sizes = sorted(line)
+            ax.plot(sizes, [line[s] for s in sizes], style, color="black", label=label)
+        else:
+            n = pick_size(line, at)
+            ax.axhline(line[n], linestyle=style, color="black", label=f"{label}, n={n}")
+    return [g for line in lines.values() for g in line.values()]
+
+
+def draw_peak(ax, peak):
+    """The measured FMA peak (make peak) as a dotted red line."""
     if peak:
         ax.axhline(peak[0], linestyle=":", color="tab:red", linewidth=1.5, label=peak[1])
 
@@ -249,8 +280,11 @@ def draw_reference(ax, name, line, peak, style="--"):
 def save(fig, ax, out_dir, name, log_y):
     if log_y:
         ax.set_yscale("log")
-    ax.legend(fontsize=8, loc="best")
-    fig.tight_layout()
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda g, _: gflops_text(g)))
+    else:
+        ax.set_ylim(bottom=0)
+    # Below the axes, so that the legend never hides a line.
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3)
     path = os.path.join(out_dir, name)
     fig.savefig(path)
     plt.close(fig)
@@ -260,17 +294,17 @@ def save(fig, ax, out_dir, name, log_y):
 def plot_stage(rows, peaks, out_dir, name):
     """One stage, one device, one thread count: GFLOP/s against size per variant."""
     r0, gpu = rows[0], is_gpu(rows)
-    fig, ax = new_axes(f"{r0['stage']}: GFLOP/s by size, {thread_words(r0['threads'], gpu)}",
+    fig, ax = new_axes(f"{r0['stage']}: GFLOP/s by size{threads_suffix(r0['threads'], gpu)}",
                        r0["device"] or "unknown device")
     values = []
     for variant, line in sorted(variant_lines(rows).items()):
         sizes = sorted(line)
         ax.plot(sizes, [line[s] for s in sizes], "o-", label=variant)
         values += line.values()
-    base_name, base = baseline_line(rows)
+    values += draw_baselines(ax, rows, gpu, with_threads=False)
     peak = peak_line(peaks, r0["device"], r0["threads"], gpu)
-    draw_reference(ax, base_name, base, peak)
-    values = [v for v in values + list(base.values()) + ([peak[0]] if peak else []) if v > 0]
+    draw_peak(ax, peak)
+    values = [v for v in values + ([peak[0]] if peak else []) if v > 0]
     size_axis(ax)
     # A naive loop and a tuned library differ by 100x: a log axis keeps both visible.
     save(fig, ax, out_dir, name, log_y=bool(values) and max(values) > 30 * min(values))
@@ -291,55 +325,91 @@ def best_per_stage(rows, want):
     return best
 
 
+def device_peak(rows, peaks, gpu):
+    """The peak of the rows' device at the most threads they used."""
+    return peak_line(peaks, rows[0]["device"], max(r["threads"] for r in rows), gpu)
+
+
 def plot_progression(rows, peaks, out_dir, suffix, want):
-    """Bars: the best variant of each stage at one size; the baseline as a line."""
-    gpu, devices = is_gpu(rows), sorted({r["device"] for r in rows})
+    """Bars: the best variant of each stage at one size; the baselines as lines.
+    rows: one device's rows, of one kind (CPU or GPU)."""
+    gpu, device = is_gpu(rows), rows[0]["device"] or "unknown device"
     best = best_per_stage(rows, want)
+    if not best:
+        return  # only the baseline's rows: nothing to compare
     used = {b[2] for b in best.values()}
     at = f"n={want}" if used == {want} else (
-        f"n={used.pop()} (largest measured size <= {want})" if len(used) == 1
+        f"n={min(used)} (no rows at n={want})" if len(used) == 1
         else f"n={want}, or the nearest measured size where marked")
     fig, ax = new_axes(f"Progression ({'GPU' if gpu else 'CPU'}): best variant per stage, {at}",
-                       ", ".join(devices))
+                       device)
     ax.set_yscale("log")
     stages = list(best)
-    labels = [f"{best[s][0]}\n{thread_words(best[s][1], gpu)}"
+    labels = [(best[s][0] + threads_suffix(best[s][1], gpu)).replace(", ", "\n")
+              + f"\n{gflops_text(best[s][3])} GFLOP/s"
               + (f"\nn={best[s][2]}" if best[s][2] != want and len(used) > 1 else "")
               for s in stages]
     bars = ax.bar(range(len(stages)), [best[s][3] for s in stages], color="tab:blue")
-    ax.bar_label(bars, labels=labels, fontsize=7, padding=2)
+    ax.bar_label(bars, labels=labels, fontsize=7, padding=2,  # legible across a line
+                 bbox=dict(facecolor="white", edgecolor="none", alpha=0.8, pad=1), zorder=5)
     ax.set_xticks(range(len(stages)), stages, rotation=20, fontsize=8)
-    threads = max(b[1] for b in best.values())
-    base_rows = [r for r in rows if r["threads"] == threads]
-    base_name, base = baseline_line(base_rows)
-    if base:
-        n = pick_size(base, want)
-        ax.axhline(base[n], linestyle="--", color="black",
-                   label=f"{base_name}, {thread_words(threads, gpu)}, n={n}")
-    peak = peak_line(peaks, devices[0], threads, gpu) if len(devices) == 1 else None
-    draw_reference(ax, None, None, peak)
-    ax.set_ylim(top=ax.get_ylim()[1] * 4)  # room for the bar labels on a log axis
+    used_threads = {b[1] for b in best.values()}
+    draw_baselines(ax, [r for r in rows if r["threads"] in used_threads], gpu, at=want)
+    draw_peak(ax, device_peak(rows, peaks, gpu))
+    # Bars on a log axis start from the bottom limit: set it below the lowest bar,
+    # and leave room above for the labels.
+    ax.set_ylim(min(b[3] for b in best.values()) / 10, ax.get_ylim()[1] * 4)
     save(fig, ax, out_dir, f"progression{suffix}.png", log_y=True)
 
 
 def plot_progression_sizes(rows, peaks, out_dir, suffix, want):
-    """Lines: for each stage its best variant (at --size) against size."""
-    gpu, devices = is_gpu(rows), sorted({r["device"] for r in rows})
+    """Lines: for each stage its best variant (the best at --size) against size."""
+    gpu, device = is_gpu(rows), rows[0]["device"] or "unknown device"
+    best = best_per_stage(rows, want)
+    if not best:
+        return
     fig, ax = new_axes(f"Progression ({'GPU' if gpu else 'CPU'}): each stage's best variant "
-                       f"(best at n near {want})", ", ".join(devices))
-    for stage, (variant, threads, _, _) in best_per_stage(rows, want).items():
+                       f"at n={want} (or nearest), by size", device)
+    used_threads = set()
+    for stage, (variant, threads, _, _) in best.items():
         line = variant_lines([r for r in rows if r["stage"] == stage
                               and r["threads"] == threads])[variant]
         sizes = sorted(line)
         ax.plot(sizes, [line[s] for s in sizes], "o-",
-                label=f"{stage}: {variant}, {thread_words(threads, gpu)}")
-    for threads in sorted({r["threads"] for r in rows}, reverse=True):
-        name, base = baseline_line([r for r in rows if r["threads"] == threads])
-        if base:
-            draw_reference(ax, f"{name}, {thread_words(threads, gpu)}", base, None,
-                           style="--" if threads == max(r["threads"] for r in rows) else "-.")
+                label=f"{stage}: {variant}{threads_suffix(threads, gpu)}")
+        used_threads.add(threads)
+    draw_baselines(ax, [r for r in rows if r["threads"] in used_threads], gpu)
+    draw_peak(ax, device_peak(rows, peaks, gpu))
     size_axis(ax)
     save(fig, ax, out_dir, f"progression{suffix}_sizes.png", log_y=True)
+
+
+def plot_stages(rows, peaks, out_dir):
+    """One chart per stage, device and thread count; the name says only what varies."""
+    groups = defaultdict(list)  # (stage, device, threads) -> rows
+    for r in rows:
+        groups[(r["stage"], r["device"], r["threads"])].append(r)
+    for (stage, device, threads), mine in sorted(groups.items()):
+        several_devices = len({d for s, d, _ in groups if s == stage}) > 1
+        several_threads = len({t for s, d, t in groups if s == stage and d == device}) > 1
+        name = (stage + (f"_{slug(device)}" if several_devices else "")
+                + (f"_t{threads}" if several_threads else ""))
+        plot_stage(mine, peaks, out_dir, name + ".png")
+
+
+def plot_progressions(rows, peaks, out_dir, want):
+    """Progression charts per kind (CPU, GPU: 1000x apart) and per device."""
+    groups = defaultdict(list)  # (kind, device) -> rows
+    for key in {(r["stage"], r["device"]) for r in rows}:
+        mine = [r for r in rows if (r["stage"], r["device"]) == key]
+        groups[("gpu" if is_gpu(mine) else "cpu", key[1])] += mine
+    kinds = {kind for kind, _ in groups}
+    for (kind, device), mine in sorted(groups.items()):
+        several_devices = len([k for k, _ in groups if k == kind]) > 1
+        suffix = ((f"_{kind}" if len(kinds) > 1 else "")
+                  + (f"_{slug(device)}" if several_devices else ""))
+        plot_progression(mine, peaks, out_dir, suffix, want)
+        plot_progression_sizes(mine, peaks, out_dir, suffix, want)
 
 
 # ---------------------------------------------------------------- main
@@ -359,27 +429,13 @@ def main():
     except (InputError, OSError, UnicodeDecodeError, csv.Error) as e:
         print(f"plot.py: {e}", file=sys.stderr)
         return 2
-    os.makedirs(args.out, exist_ok=True)
-
-    groups = defaultdict(list)  # (stage, device, threads) -> rows
-    for r in rows:
-        groups[(r["stage"], r["device"], r["threads"])].append(r)
-    for (stage, device, threads), mine in sorted(groups.items()):
-        several_devices = len({d for s, d, _ in groups if s == stage}) > 1
-        several_threads = len({t for s, d, t in groups if s == stage and d == device}) > 1
-        name = (stage + (f"_{slug(device)}" if several_devices else "")
-                + (f"_t{threads}" if several_threads else ""))
-        plot_stage(mine, peaks, args.out, name + ".png")
-
-    by_kind = {"gpu": [], "cpu": []}
-    stage_gpu = {s: is_gpu([r for r in rows if r["stage"] == s]) for s in {r["stage"] for r in rows}}
-    for r in rows:
-        by_kind["gpu" if stage_gpu[r["stage"]] else "cpu"].append(r)
-    for kind, mine in sorted(by_kind.items()):
-        if mine:
-            suffix = f"_{kind}" if all(by_kind.values()) else ""
-            plot_progression(mine, peaks, args.out, suffix, args.size)
-            plot_progression_sizes(mine, peaks, args.out, suffix, args.size)
+    try:
+        os.makedirs(args.out, exist_ok=True)
+        plot_stages(rows, peaks, args.out)
+        plot_progressions(rows, peaks, args.out, args.size)
+    except OSError as e:
+        print(f"plot.py: cannot write a chart: {e}", file=sys.stderr)
+        return 1
     return 0
 
 

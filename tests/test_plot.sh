@@ -1,0 +1,77 @@
+#!/bin/sh
+# test_plot.sh: plots/plot.py on the CSV fixture in tests/fixtures/results.
+# Checks that every expected chart is written as a PNG, that FAIL rows are
+# skipped with a warning, and that bad input exits with status 2.
+# Prints one PASS:/FAIL: line per check; exits 1 if any failed, 77 if no
+# Python with matplotlib is found (the "skipped" convention of make test).
+# Usage: sh tests/test_plot.sh   (from the repository root or anywhere)
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+plot="$root/plots/plot.py"
+fixture="$root/tests/fixtures/results"
+
+# The python3 on PATH may lack matplotlib (a pyenv, say); Debian's has it.
+PY=python3
+if ! "$PY" -c 'import matplotlib' 2>/dev/null; then
+    PY=/usr/bin/python3
+    if ! "$PY" -c 'import matplotlib' 2>/dev/null; then
+        echo "SKIP: no python3 with matplotlib (apt install python3-matplotlib)"
+        exit 77
+    fi
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+check() { # check DESCRIPTION COMMAND...: PASS if the command succeeds
+    desc=$1
+    shift
+    if "$@"; then
+        echo "PASS: $desc"; passed=$((passed + 1))
+    else
+        echo "FAIL: $desc"; failed=$((failed + 1))
+    fi
+}
+is_png() { # non-empty and starts with the 8 PNG magic bytes
+    [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+}
+exits_2() { # exits_2 ARGS...: plot.py fails with status 2 and a one-line message
+    "$PY" "$plot" --out "$tmp/bad" "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
+    [ $? -eq 2 ] && [ "$(wc -l <"$tmp/bad.err")" -eq 1 ] && [ ! -s "$tmp/bad.out" ]
+}
+
+# The whole fixture: CPU and GPU stages, several thread counts, a peak.csv, one FAIL row.
+"$PY" "$plot" --out "$tmp/all" "$fixture" >"$tmp/all.out" 2>"$tmp/all.err"
+check "plot.py on the fixture exits 0" [ $? -eq 0 ]
+expected="01_naive 02_loop_order 04_threads_t1 04_threads_t2 07_cuda_naive
+          progression_cpu progression_cpu_sizes progression_gpu progression_gpu_sizes"
+for name in $expected; do
+    check "$name.png is a PNG" is_png "$tmp/all/$name.png"
+    check "$name.png is printed on stdout" grep -qx "$tmp/all/$name.png" "$tmp/all.out"
+done
+check "only the expected charts are written" [ "$(ls "$tmp/all" | wc -l)" -eq 9 ]
+check "the FAIL row is skipped with a warning" \
+    grep -q "warning: skipping FAIL row: 04_threads omp_rows 64x64x64" "$tmp/all.err"
+
+# CPU results only: one progression chart of each kind, with no _cpu suffix.
+"$PY" "$plot" --out "$tmp/one" --size 128 "$fixture/01_naive.csv" >"$tmp/one.out" 2>&1
+check "a single CSV exits 0" [ $? -eq 0 ]
+for name in 01_naive progression progression_sizes; do
+    check "single CSV: $name.png is a PNG" is_png "$tmp/one/$name.png"
+done
+
+# Bad input: one line on stderr, exit status 2, nothing written.
+head -n 1 "$fixture/01_naive.csv" >"$tmp/empty.csv"
+printf 'stage,variant,size,gflops\n01_naive,ijk,64,1.5\n' >"$tmp/wrong.csv"
+sed 's/,1.62,/,fast,/' "$fixture/01_naive.csv" >"$tmp/nan.csv"
+mkdir "$tmp/nocsv"
+check "a missing file exits 2" exits_2 "$tmp/no-such-file.csv"
+check "a CSV with a wrong header exits 2" exits_2 "$tmp/wrong.csv"
+check "a CSV with no rows exits 2" exits_2 "$tmp/empty.csv"
+check "a non-number in gflops exits 2" exits_2 "$tmp/nan.csv"
+check "a folder without CSVs exits 2" exits_2 "$tmp/nocsv"
+check "--size 0 exits 2" exits_2 --size 0 "$fixture"
+
+echo "test_plot: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
