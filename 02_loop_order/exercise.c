@@ -1,0 +1,76 @@
+/* 02_loop_order exercise: write the loop orders yourself.
+ *
+ * Grade with:   make grade STAGE=02
+ * Every function below has the contract of common/gemm.h. Until you fill them in,
+ * their checks FAIL. Start with ikj, then predict (and measure) the others.
+ */
+#include "loop_order.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Helper you may use: C = beta*C, or C = 0 without reading C when beta == 0. */
+static void scale_c(int M, int N, float beta, float *C, int ldc)
+{
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++)
+            C[IDX(i, j, ldc)] = beta == 0.0f ? 0.0f : beta * C[IDX(i, j, ldc)];
+}
+
+#define UNUSED_ARGS (void)M, (void)N, (void)K, (void)alpha, (void)A, (void)lda, (void)B, (void)ldb, \
+                    (void)beta, (void)C, (void)ldc, (void)scale_c
+
+void gemm_ikj(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
+              float beta, float *C, int ldc)
+{
+    /* TODO: scale C by beta first (scale_c), then for i, for k:
+     *   a = alpha * A[i][k];  C[i][0..N) += a * B[k][0..N)
+     * Hint: take pointers to row k of B and row i of C before the j loop;
+     * the j loop is then unit-stride and the compiler vectorises it. */
+    UNUSED_ARGS;
+}
+
+void gemm_jik(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
+              float beta, float *C, int ldc)
+{
+    /* TODO: like 01's ijk with the i and j loops swapped. */
+    UNUSED_ARGS;
+}
+
+void gemm_jki(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
+              float beta, float *C, int ldc)
+{
+    /* TODO: scale C, then for j, for k: C[0..M)[j] += A[0..M)[k] * (alpha * B[k][j]).
+     * Predict before you measure: which strides does the inner loop take? */
+    UNUSED_ARGS;
+}
+
+void gemm_kij(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
+              float beta, float *C, int ldc)
+{
+    /* TODO: ikj with the two outer loops swapped. How many times is C swept? */
+    UNUSED_ARGS;
+}
+
+void gemm_kji(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
+              float beta, float *C, int ldc)
+{
+    /* TODO: jki with the two outer loops swapped. */
+    UNUSED_ARGS;
+}
+
+void gemm_transposed_b(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                       int ldb, float beta, float *C, int ldc)
+{
+    /* TODO: copy B into Bt (N x K, Bt[j][k] = B[k][j], malloc'd), then ijk on Bt:
+     * both operands of the dot product are now unit stride. Free Bt. */
+    UNUSED_ARGS;
+}
+
+void gemm_transposed_simd(int M, int N, int K, float alpha, const float *A, int lda,
+                          const float *B, int ldb, float beta, float *C, int ldc)
+{
+    /* TODO: transposed_b with `#pragma omp simd reduction(+ : sum)` on the k loop.
+     * Why can't the compiler vectorise the plain version by itself? (Chapter 02.) */
+    UNUSED_ARGS;
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# make grade STAGE=NN: build stage NN with exercise.c (or .cu) in place of the solution's
+# kernel file, check every variant over the awkward shapes, time it against the solution,
+# and print a short report. Exit status 0 when every check passes.
+set -u
+cd "$(dirname "$0")/.."
+stage=${1:-}
+[ -n "$stage" ] || { echo "usage: make grade STAGE=NN (one of: $(make -s list-stages | cut -c1-2 | paste -sd' '))" >&2; exit 2; }
+line=$(make -s list-stages | awk -v s="$stage" 'substr($1,1,length(s)+1) == s"_"')
+[ -n "$line" ] || { echo "grade: no stage $stage (make list-stages shows them)" >&2; exit 2; }
+read -r dir prog kind <<<"$line"
+sol=$dir/$prog ex=build/grade/$dir/$prog
+echo "== grading $dir/exercise.$([ "$kind" = gpu ] && echo cu || echo c)"
+make -s "$sol" "$ex" >/dev/null || { echo "grade: the build failed (messages above)"; exit 1; }
+
+shapes=$(grep -v '^#' tests/shapes.txt | paste -sd, -)
+report=$(mktemp) rows=$(mktemp)
+for opts in "" "--alpha -1.5 --beta 0.5" "--pad 5"; do
+    # shellcheck disable=SC2086
+    "$ex" --variant all --no-baseline --reps 1 --sizes "$shapes" $opts >"$report" 2>&1
+    rc=$?
+    if [ "$rc" -eq 77 ]; then echo "no CUDA device: grade this stage on a GPU machine"; exit 77; fi
+    if [ "$rc" -ge 2 ]; then echo "exit $rc with ${opts:-default options} (a crash or refused input):"; tail -n 3 "$report" | sed 's/^/    /'; fi
+    awk -v o="${opts:-defaults}" '$NF == "PASS" || $NF == "FAIL" { print $1, $2 "x" $3 "x" $4, o "|" $NF }' "$report" >>"$rows"
+done
+echo "checks (every shape in tests/shapes.txt; options: defaults, --alpha -1.5 --beta 0.5, --pad 5):"
+awk '{ split($0, p, "|"); v = $1; n[v]++; if (p[2] == "PASS") ok[v]++; else if (nf[v]++ < 4) bad[v] = bad[v] " " $2 " (" substr(p[1], length($1 " " $2) + 2) ")" }
+     END { for (v in n) printf "  %-16s %3d of %3d pass%s\n", v, ok[v], n[v], (v in bad ? "; failing e.g." bad[v] : "") }' "$rows" | sort
+total=$(wc -l <"$rows"); good=$(grep -c '|PASS$' "$rows")
+echo "  total: $good of $total"
+
+size=$([ "$kind" = gpu ] && echo 2048 || echo 512)
+echo "speed at ${size}^3 against the solution (variants that pass every check):"
+for v in $("$sol" --list | awk '{print $1}'); do
+    if grep -q "^$v .*|FAIL$" "$rows" || ! grep -q "^$v " "$rows"; then
+        printf "  %-16s not timed: fix its checks first\n" "$v"; continue
+    fi
+    t_sol=$("$sol" --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null | awk -v v="$v" '$1 == v {print $6}')
+    t_ex=$("$ex" --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null | awk -v v="$v" '$1 == v {print $6}')
+    [ -n "$t_sol" ] && [ -n "$t_ex" ] &&
+        awk -v v="$v" -v a="$t_ex" -v b="$t_sol" 'BEGIN { printf "  %-16s %9.2f GFLOP/s, solution %9.2f: %.2fx\n", v, a, b, (b > 0 ? a / b : 0) }'
+done
+rm -f "$report" "$rows"
+[ "$good" -eq "$total" ] && [ "$total" -gt 0 ]

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Install what gemm-from-scratch needs, or say exactly what is missing.
+#   gcc (C11, OpenMP), GNU make, OpenBLAS (headers + library), python3 with matplotlib.
+#   CUDA (nvcc, cuBLAS) is optional: the GPU stages build when nvcc is found.
+# On Debian/Ubuntu, as root (or with sudo), missing packages are installed with apt-get.
+# `--check` only reports. Exit status 0 when everything is there.
+set -u
+check_only=0
+[ "${1:-}" = "--check" ] && check_only=1
+cd "$(dirname "$0")/.."
+
+missing_pkgs=""
+need() { missing_pkgs="$missing_pkgs $1"; }
+
+command -v gcc >/dev/null 2>&1 || need gcc
+command -v make >/dev/null 2>&1 || need make
+command -v flock >/dev/null 2>&1 || need util-linux
+echo 'int main(void){return 0;}' | gcc -fopenmp -x c - -o /dev/null >/dev/null 2>&1 || need libgomp1
+# OpenBLAS: the header and the library must both be there
+if ! printf '#include <cblas.h>\nint main(void){openblas_get_corename();return 0;}\n' |
+        gcc -x c - -o /dev/null -lopenblas >/dev/null 2>&1; then
+    need libopenblas-dev
+fi
+scripts/find-python.sh >/dev/null 2>&1 || need python3-matplotlib
+
+[ -z "$missing_pkgs" ] && exit 0
+echo "install-deps: missing:$missing_pkgs"
+[ "$check_only" -eq 1 ] && exit 1
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
+if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ -n "$SUDO" ]; }; then
+    echo "install-deps: apt-get install$missing_pkgs"
+    $SUDO apt-get update -qq >/dev/null 2>&1 || true
+    # shellcheck disable=SC2086
+    if DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing_pkgs >/dev/null; then
+        if ! scripts/find-python.sh >/dev/null 2>&1; then
+            # apt's matplotlib went to the system python; a pip install for the PATH's python also works
+            python3 -m pip install -q matplotlib >/dev/null 2>&1 || true
+        fi
+        exec "$0" --check
+    fi
+    echo "install-deps: apt-get failed"
+fi
+case " $missing_pkgs " in *python3-matplotlib*)
+    python3 -m pip install -q matplotlib >/dev/null 2>&1 && missing_pkgs=$(echo "$missing_pkgs" | sed 's/python3-matplotlib//') ;;
+esac
+[ -z "$(echo "$missing_pkgs" | tr -d ' ')" ] && exit 0
+cat <<MSG
+install-deps: please install these and run again:
+  Debian/Ubuntu: apt-get install$missing_pkgs
+  Fedora/RHEL:   dnf install gcc make openblas-devel python3-matplotlib
+  macOS:         brew install gcc make openblas python-matplotlib (then CC=gcc-14 make ...)
+MSG
+exit 1
