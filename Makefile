@@ -23,8 +23,9 @@ CUDA_ARCH ?= $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>
 ifeq ($(strip $(CUDA_ARCH)),)
 CUDA_ARCH = sm_90
 endif
+# -lineinfo: source lines in compute-sanitizer and profiler reports; no effect on the code.
 NVFLAGS  = -O3 -std=c++17 -gencode arch=compute_$(CUDA_ARCH:sm_%=%),code=[$(CUDA_ARCH),compute_$(CUDA_ARCH:sm_%=%)] \
-           -Xcompiler -fopenmp,-march=native -Icommon
+           -lineinfo -Xcompiler -fopenmp,-march=native -Icommon
 NVLIBS   = -lcublas -lgomp -lm
 
 MACHINE ?= local
@@ -104,12 +105,12 @@ build/rel/%.o: %.cu build/flags
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- the targets a reader types ------------------------------------------------------
-.PHONY: asan grade-bins planted list-stages all cpu gpu run test test-gpu plots grade peak clean help deps FORCE
+.PHONY: asan grade-bins planted list-stages all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps FORCE
 .DEFAULT_GOAL := all
 
 all: cpu gpu                                   ## build every stage (GPU stages when nvcc is found)
 cpu: $(CPU_BINS) build/peak                    ## build the CPU stages
-gpu: $(GPU_BINS)                               ## build the CUDA stages (needs nvcc)
+gpu: $(GPU_BINS) $(if $(NVCC),build/peak_gpu)  ## build the CUDA stages (needs nvcc)
 asan: $(ASAN_BINS)                             # CPU stages under ASan + UBSan (make test uses it)
 grade-bins: $(GRADE_BINS)                      # every stage built from its exercise
 planted: tests/planted/planted                 # the harness's own test: kernels with planted bugs
@@ -120,6 +121,10 @@ tests/planted/planted: $(call obj,rel,tests/planted/planted.c $(CPU_COMMON))
 build/peak: common/peak.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< -lm
+
+build/peak_gpu: common/peak_gpu.cu common/cuda_harness.cuh
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) -o $@ $< -lcublas
 
 deps:                                          ## install what is missing (Debian/Ubuntu)
 	@scripts/install-deps.sh
@@ -144,6 +149,10 @@ grade:                                         ## make grade STAGE=NN: check and
 peak: build/peak                               ## this machine's FMA peak and bandwidth -> results/$(MACHINE)/peak.csv
 	@mkdir -p results/$(MACHINE)
 	scripts/bench-lock build/peak --csv results/$(MACHINE)/peak.csv
+
+peak-gpu: build/peak_gpu                       ## the GPU's FMA peak, copy bandwidth, cuBLAS -> results/$(MACHINE)/peak.csv
+	@mkdir -p results/$(MACHINE)
+	build/peak_gpu --csv results/$(MACHINE)/peak.csv
 
 clean:                                         ## remove every build product
 	rm -rf build $(CPU_BINS) $(foreach d,$(patsubst %/main.cu,%,$(wildcard [0-9][0-9]_*/main.cu)),$(d)/$(call stage_name,$(d)))

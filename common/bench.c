@@ -76,6 +76,15 @@ static const char *compiler_name(void)
 #endif
 }
 
+/* What built the kernels: the backend says (nvcc for CUDA stages), else the harness's C compiler. */
+static const char *kernel_compiler(const bench_backend *be)
+{
+    return be->compiler ? be->compiler() : compiler_name();
+}
+
+/* --include-transfers times something else than the kernel alone: every name says so. */
+static const char *name_suffix(const bench_opts *o) { return o->include_transfers ? "+transfers" : ""; }
+
 typedef struct row {
     const char *variant;
     const gemm_shape *s;
@@ -97,10 +106,11 @@ static void csv_append(const stage_info *st, const bench_opts *o, const row *r)
     if (ftell(f) == 0)
         fputs("stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,"
               "baseline_gflops,max_err_ratio,check,device,compiler,git,date\n", f);
-    char dev[256], comp[128], date[32], base[64] = "", err[32] = "", line[1024];
+    char dev[256], comp[128], date[32], base[64] = "", err[32] = "", line[1024], bname[64];
     const bench_backend *be = st->backend;
     csv_field_clean(dev, sizeof dev, be->device_name());
-    csv_field_clean(comp, sizeof comp, compiler_name());
+    csv_field_clean(comp, sizeof comp, kernel_compiler(be));
+    snprintf(bname, sizeof bname, "%s%s", be->baseline_name, name_suffix(o));
     utc_now(date, sizeof date);
     double fl = flops_of(r->s);
     if (r->base_ms > 0)
@@ -109,16 +119,16 @@ static void csv_append(const stage_info *st, const bench_opts *o, const row *r)
         snprintf(err, sizeof err, "%.3g", r->vr.max_err_ratio);
     snprintf(line, sizeof line, "%s,%s,%d,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s\n",
              st->stage, r->variant, r->s->m, r->s->n, r->s->k, r->threads, r->reps, r->ms_median,
-             r->ms_min, fl / (r->ms_median * 1e6), o->baseline ? be->baseline_name : "", base, err,
+             r->ms_min, fl / (r->ms_median * 1e6), o->baseline ? bname : "", base, err,
              r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp, GIT_REV, date);
     fputs(line, f);
     fclose(f);
 }
 
-static void print_table_head(const stage_info *st)
+static void print_table_head(const stage_info *st, const bench_opts *o)
 {
-    char vs[32];
-    snprintf(vs, sizeof vs, "vs %s", st->backend->baseline_name);
+    char vs[48];
+    snprintf(vs, sizeof vs, "vs %s%s", st->backend->baseline_name, name_suffix(o));
     printf("%-16s %6s %6s %6s %10s %9s %12s %9s  %s\n", "variant", "M", "N", "K", "ms", "GFLOP/s",
            vs, "rel.err", "check");
 }
@@ -144,14 +154,14 @@ void bench_print_header(const stage_info *st, const bench_opts *o)
     printf("%-10s %s", "threads", "");
     for (int t = 0; t < o->nthreads; t++)
         printf("%s%d", t ? "," : "", o->threads[t]);
-    printf("\n%-10s %s (git %s)\n", "compiler", compiler_name(), GIT_REV);
+    printf("\n%-10s %s (git %s)\n", "compiler", kernel_compiler(st->backend), GIT_REV);
     if (o->check)
         printf("%-10s double-precision reference; |err| <= c(K+2)u(|alpha||A||B| + |beta||C|), "
                "u = 2^-24; C poisoned before each checked run\n", "check");
     else
         printf("%-10s off (--no-check)\n", "check");
     printf("\n");
-    print_table_head(st);
+    print_table_head(st, o);
     fflush(stdout);
 }
 
@@ -185,6 +195,7 @@ static void measure(const stage_info *st, const bench_opts *o, bench_problem *p,
                     double *tb)
 {
     const bench_backend *be = st->backend;
+    p->variant = v;
     prepare_c(p, C0, o);
     if (C_in)
         matrix_copy(C_in, p->C, p->M, p->ldc);
@@ -272,7 +283,9 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
             for (int v = 0; v < st->nvariants; v++) {
                 if (!o->selected[v] || flops_of(s) >= limit[v])
                     continue;
-                row r = {st->variants[v].name, s, threads, 0, 0, 0, 0, 0, {0}};
+                char vname[96];
+                snprintf(vname, sizeof vname, "%s%s", st->variants[v].name, name_suffix(o));
+                row r = {vname, s, threads, 0, 0, 0, 0, 0, {0}};
                 progress(r.variant, s);
                 measure(st, o, &p, C0, C_in, &st->variants[v], si, &r, tv, tb);
                 progress_clear();
@@ -295,7 +308,7 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
                 size_t j = 0;
                 for (const char *c = be->baseline_name; *c && j + 1 < sizeof name; c++)
                     name[j++] = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
-                name[j] = '\0';
+                snprintf(name + j, sizeof name - j, "%s", name_suffix(o));
                 row r = {name, s, threads, nbase, 0, 0, 0, 0, {0}};
                 r.ms_min = timer_min(base_all, nbase);
                 r.ms_median = timer_median(base_all, nbase);

@@ -21,6 +21,10 @@
 #include "cli.h"
 #include "gemm.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One problem as the backend sees it. A, B, C are host buffers (row-major with
  * the leading dimensions below); a GPU backend keeps device copies in ctx. */
 typedef struct bench_problem {
@@ -29,6 +33,8 @@ typedef struct bench_problem {
     const float *A, *B;
     float *C;
     void *ctx;
+    const gemm_variant *variant; /* the variant being run (NULL: the baseline), for
+                                    backends that treat some variants differently */
 } bench_problem;
 
 /* Where kernels run. NULL in stage_info means the CPU with OpenBLAS. */
@@ -43,6 +49,8 @@ typedef struct bench_backend {
     void (*get_c)(bench_problem *p);           /* bring the result back into p->C */
     double (*run)(bench_problem *p, gemm_fn *fn); /* ms for one call; fn NULL: baseline */
     void (*teardown)(bench_problem *p);
+    const char *(*compiler)(void);             /* optional: what built the kernels (nvcc);
+                                                  NULL: the C compiler of the harness */
 } bench_backend;
 
 typedef struct stage_info {
@@ -71,5 +79,9 @@ void bench_print_header(const stage_info *st, const bench_opts *o);
 
 /* Online cores, for default thread counts. */
 int bench_ncores(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 
 #include "gemm.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CLI_MAX_THREADS 16
 
 typedef struct gemm_shape {
@@ -27,6 +31,8 @@ typedef struct bench_opts {
     int pad;             /* lda = K + pad, ldb = ldc = N + pad */
     const char *csv;
     int device, gpus;
+    int include_transfers; /* GPU: time the copies to and from the device with the kernel;
+                              names get "+transfers" (set by a stage option, e.g. 07's) */
     uint64_t seed;
 } bench_opts;
 
@@ -48,5 +54,9 @@ int cli_parse_sizes(const char *what, const char *s, gemm_shape **out);
 void cli_parse(const struct stage_info *st, int argc, char **argv, bench_opts *o);
 
 extern const char *cli_prog; /* argv[0]'s base name, for messages */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

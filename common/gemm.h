@@ -15,6 +15,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef void gemm_fn(int M, int N, int K, float alpha, const float *A, int lda,
                      const float *B, int ldb, float beta, float *C, int ldc);
 
@@ -25,9 +29,15 @@ typedef struct gemm_variant {
     gemm_fn *fn;
     double err_c;       /* c in the error bound (0 means the default, 2) */
     int normwise;       /* 1: check against a normwise bound (Strassen) */
+    int host_mapped;    /* GPU: A, B and C stay in pinned host memory that the kernel reads
+                           and writes over the bus (zero-copy, stage 07's `mapped`) */
 } gemm_variant;
 
 /* Element (i, j) of a row-major matrix with row stride ld. */
 #define IDX(i, j, ld) ((size_t)(i) * (size_t)(ld) + (size_t)(j))
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Bytes of a rows x ld float matrix, or 0 if that overflows size_t. */
 size_t matrix_bytes(int rows, int ld);
 
@@ -18,5 +22,9 @@ void matrix_fill_random(float *p, int rows, int cols, int ld, uint64_t seed);
 /* Every element (padding included) set to v: NaN poisons unwritten output. */
 void matrix_fill(float *p, int rows, int ld, float v);
 void matrix_copy(float *dst, const float *src, int rows, int ld);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct verify_result {
     double max_err_ratio; /* largest |error| / bound; PASS needs <= 1 */
     double rel_err;       /* largest |error| / scale, the relative error */
@@ -36,5 +40,9 @@ verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int 
                           const float *B, int ldb, float beta, const float *C0,
                           const float *C_in, const float *C_out, int ldc,
                           double err_c, int normwise, uint64_t seed);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

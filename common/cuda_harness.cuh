@@ -1,0 +1,59 @@
+/* cuda_harness.cuh: what every CUDA stage shares (stages 07-10).
+ *
+ *   CUDA_CHECK(call)       wrap every runtime call: on error, print file:line, the call and
+ *                          the error, and exit with status 1
+ *   CUDA_CHECK_LAUNCH()    after every kernel<<<...>>>: a launch returns nothing, so a bad
+ *                          configuration (too many threads, too much shared memory) is only
+ *                          seen by asking cudaGetLastError
+ *   gemm_stream()          the stream every kernel launches on; the harness times it
+ *   gemm_sm_count()        the GPU's multiprocessors (SMs), for sizing grids
+ *   gemm_store()           C = alpha*sum + beta*C, without reading C when beta == 0
+ *   ceil_div(), GRID_Y_MAX
+ *   cuda_backend           the bench_backend: device buffers, CUDA-event timing of the
+ *                          kernel alone, cuBLAS SGEMM (FP32, TF32 off) as the baseline
+ *
+ * A stage's main.cu is the same few lines as a CPU stage's main.c, with
+ * `.backend = &cuda_backend`. Its kernels implement the gemm_fn contract of gemm.h
+ * with device pointers: the harness uploads A, B (and C) before timing, and copies C
+ * back afterwards for the same double-precision check as the CPU stages.
+ */
+#ifndef CUDA_HARNESS_CUH
+#define CUDA_HARNESS_CUH
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench.h"
+#include "gemm.h"
+
+#define CUDA_CHECK(call)                                                                      \
+    do {                                                                                      \
+        cudaError_t err_ = (call);                                                            \
+        if (err_ != cudaSuccess) {                                                            \
+            fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #call,               \
+                    cudaGetErrorString(err_), cudaGetErrorName(err_));                       \
+            exit(1);                                                                          \
+        }                                                                                     \
+    } while (0)
+
+#define CUDA_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())
+
+/* gridDim.y (and .z) may not exceed 65535, gridDim.x may go to 2^31-1. A launcher whose
+ * grid puts rows on y covers a taller matrix in slabs of at most GRID_Y_MAX blocks. */
+#define GRID_Y_MAX 65535
+
+static inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+/* The one store of a result: when beta == 0, C is not read (it may hold NaN). */
+__device__ __forceinline__ void gemm_store(float *c, float alpha, float sum, float beta)
+{
+    *c = beta == 0.0f ? alpha * sum : alpha * sum + beta * *c;
+}
+
+cudaStream_t gemm_stream(void);
+int gemm_sm_count(void);
+
+extern const bench_backend cuda_backend;
+
+#endif

@@ -1,0 +1,234 @@
+/* peak_gpu.cu: measure the GPU's ceilings for the roofline (the GPU side of peak.c).
+ *
+ *   fp32_fma          FP32 FMA throughput of a kernel that does nothing else: every thread
+ *                     runs 8 independent chains a = a*x + y (an FMA takes ~4 cycles to give
+ *                     its result; independent chains keep the units busy meanwhile)
+ *   bw_copy           cudaMemcpy device to device of a 1 GiB buffer, counting the bytes read
+ *                     plus the bytes written (2 GiB a copy)
+ *   cublas_sgemm      cuBLAS SGEMM at 8192^3, FP32 with TF32 off (CUBLAS_PEDANTIC_MATH): what
+ *                     a tuned library reaches, a practical ceiling for a GEMM kernel
+ *   cublas_sgemm_default  the same in CUBLAS_DEFAULT_MATH (also FP32, no TF32 unless asked):
+ *                     shows whether pedantic mode costs the baseline anything
+ *
+ * A ceiling is the best the GPU can do, so each figure is the fastest of several runs.
+ * An FMA counts 2 flops, the same count as the 2*M*N*K of a GEMM.
+ *
+ * Usage: peak_gpu [--csv FILE] [--device D]
+ * CSV:   device,measure,threads,value,unit,date  (threads: the SMs used, 0 for copies)
+ */
+#include <cublas_v2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuda_harness.cuh"
+
+#define CHAINS 8
+#define FMA_ITERS (1 << 16)
+#define FMA_THREADS 256
+#define COPY_BYTES ((size_t)1 << 30)
+#define GEMM_N 8192
+#define RUNS 10
+
+#define CUBLAS_CHECK(call)                                                                    \
+    do {                                                                                      \
+        cublasStatus_t st_ = (call);                                                          \
+        if (st_ != CUBLAS_STATUS_SUCCESS) {                                                   \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                    \
+                    cublasGetStatusString(st_));                                              \
+            exit(1);                                                                          \
+        }                                                                                     \
+    } while (0)
+
+__global__ void fma_kernel(float *sink, int iters, float x, float y)
+{
+    float a[CHAINS];
+#pragma unroll
+    for (int j = 0; j < CHAINS; j++)
+        a[j] = threadIdx.x * 1e-6f + j;
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int j = 0; j < CHAINS; j++)
+            a[j] = fmaf(a[j], x, y);
+    }
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < CHAINS; j++)
+        s += a[j];
+    if (s == -1.0f) /* never true: only keeps the compiler from dropping the loop */
+        sink[threadIdx.x] = s;
+}
+
+/* Fill with values in [-1, 1): never measure on zeros. */
+__global__ void fill_kernel(float *p, size_t n, unsigned seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned h = (unsigned)i * 2654435761u ^ seed;
+        h ^= h >> 15;
+        h *= 2246822519u;
+        h ^= h >> 13;
+        p[i] = (h & 0xffffff) / 8388608.0f - 1.0f;
+    }
+}
+
+typedef struct result {
+    const char *measure;
+    int threads;
+    double value;
+    const char *unit;
+} result;
+
+static float time_ms(cudaEvent_t a, cudaEvent_t b)
+{
+    float ms;
+    CUDA_CHECK(cudaEventSynchronize(b));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+    return ms;
+}
+
+static double gemm_best(cublasHandle_t h, cublasMath_t mode, const float *A, const float *B,
+                        float *C, cudaEvent_t t0, cudaEvent_t t1)
+{
+    const float one = 1.0f, zero = 0.0f;
+    CUBLAS_CHECK(cublasSetMathMode(h, mode));
+    double best = 1e30;
+    for (int r = 0; r < RUNS + 1; r++) { /* the first run is a warm-up */
+        CUDA_CHECK(cudaEventRecord(t0));
+        CUBLAS_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, GEMM_N, GEMM_N, GEMM_N, &one, B,
+                                 GEMM_N, A, GEMM_N, &zero, C, GEMM_N));
+        CUDA_CHECK(cudaEventRecord(t1));
+        double ms = time_ms(t0, t1);
+        if (r > 0 && ms < best)
+            best = ms;
+    }
+    return 2.0 * GEMM_N * (double)GEMM_N * GEMM_N / (best * 1e6);
+}
+
+int main(int argc, char **argv)
+{
+    const char *csv_path = NULL;
+    int device = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+            csv_path = argv[++i];
+        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
+            device = atoi(argv[++i]);
+        } else {
+            fprintf(stderr, "usage: peak_gpu [--csv FILE] [--device D]\n");
+            return 2;
+        }
+    }
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        printf("no CUDA device: skipped\n");
+        return 77;
+    }
+    CUDA_CHECK(cudaSetDevice(device));
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    int clock_khz, mem_khz, bus_bits;
+    CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+    int sms = prop.multiProcessorCount;
+    cudaEvent_t t0, t1;
+    CUDA_CHECK(cudaEventCreate(&t0));
+    CUDA_CHECK(cudaEventCreate(&t1));
+    result res[8];
+    int nres = 0;
+
+    /* FMA throughput: a full GPU of threads (2048 per SM), best of RUNS. */
+    float *sink;
+    CUDA_CHECK(cudaMalloc((void **)&sink, FMA_THREADS * sizeof(float)));
+    int blocks = sms * (prop.maxThreadsPerMultiProcessor / FMA_THREADS);
+    double best = 1e30;
+    for (int r = 0; r < RUNS + 1; r++) {
+        CUDA_CHECK(cudaEventRecord(t0));
+        fma_kernel<<<blocks, FMA_THREADS>>>(sink, FMA_ITERS, 0.999999f, 1e-7f);
+        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaEventRecord(t1));
+        double ms = time_ms(t0, t1);
+        if (r > 0 && ms < best)
+            best = ms;
+    }
+    double fmas = (double)blocks * FMA_THREADS * FMA_ITERS * CHAINS;
+    double fma_gflops = 2.0 * fmas / (best * 1e6);
+    res[nres++] = (result){"fp32_fma", sms, fma_gflops, "GFLOP/s"};
+    CUDA_CHECK(cudaFree(sink));
+
+    /* Copy bandwidth: 1 GiB device to device, bytes read + bytes written. */
+    float *src, *dst;
+    CUDA_CHECK(cudaMalloc((void **)&src, COPY_BYTES));
+    CUDA_CHECK(cudaMalloc((void **)&dst, COPY_BYTES));
+    fill_kernel<<<sms * 8, 256>>>(src, COPY_BYTES / sizeof(float), 1);
+    CUDA_CHECK_LAUNCH();
+    best = 1e30;
+    for (int r = 0; r < RUNS + 1; r++) {
+        CUDA_CHECK(cudaEventRecord(t0));
+        CUDA_CHECK(cudaMemcpyAsync(dst, src, COPY_BYTES, cudaMemcpyDeviceToDevice));
+        CUDA_CHECK(cudaEventRecord(t1));
+        double ms = time_ms(t0, t1);
+        if (r > 0 && ms < best)
+            best = ms;
+    }
+    res[nres++] = (result){"bw_copy", 0, 2.0 * COPY_BYTES / (best * 1e6), "GB/s"};
+    CUDA_CHECK(cudaFree(src));
+    CUDA_CHECK(cudaFree(dst));
+
+    /* cuBLAS SGEMM at 8192: the practical ceiling, in both math modes. */
+    size_t gemm_bytes = (size_t)GEMM_N * GEMM_N * sizeof(float);
+    float *A, *B, *C;
+    CUDA_CHECK(cudaMalloc((void **)&A, gemm_bytes));
+    CUDA_CHECK(cudaMalloc((void **)&B, gemm_bytes));
+    CUDA_CHECK(cudaMalloc((void **)&C, gemm_bytes));
+    fill_kernel<<<sms * 8, 256>>>(A, (size_t)GEMM_N * GEMM_N, 2);
+    fill_kernel<<<sms * 8, 256>>>(B, (size_t)GEMM_N * GEMM_N, 3);
+    CUDA_CHECK_LAUNCH();
+    cublasHandle_t h;
+    CUBLAS_CHECK(cublasCreate(&h));
+    res[nres++] = (result){"cublas_sgemm", sms, gemm_best(h, CUBLAS_PEDANTIC_MATH, A, B, C, t0, t1),
+                           "GFLOP/s"};
+    res[nres++] = (result){"cublas_sgemm_default", sms,
+                           gemm_best(h, CUBLAS_DEFAULT_MATH, A, B, C, t0, t1), "GFLOP/s"};
+    CUBLAS_CHECK(cublasDestroy(h));
+    CUDA_CHECK(cudaFree(A));
+    CUDA_CHECK(cudaFree(B));
+    CUDA_CHECK(cudaFree(C));
+
+    double paper_flops = sms * 128 * 2.0 * clock_khz / 1e6;
+    double paper_bw = 2.0 * mem_khz * 1e3 * (bus_bits / 8) / 1e9;
+    printf("%s, %d SMs, max SM clock %.0f MHz\n", prop.name, sms, clock_khz / 1e3);
+    printf("%-22s %12s %12s\n", "measure", "measured", "on paper");
+    printf("%-22s %9.0f GFLOP/s %9.0f GFLOP/s (%d SMs x 128 lanes x 2 x %.2f GHz)\n", "fp32_fma",
+           res[0].value, paper_flops, sms, clock_khz / 1e6);
+    printf("%-22s %9.0f GB/s    %9.0f GB/s    (%d-bit bus x 2 x %.0f MHz)\n", "bw_copy",
+           res[1].value, paper_bw, bus_bits, mem_khz / 1e3);
+    printf("%-22s %9.0f GFLOP/s  (8192^3, FP32, TF32 off: CUBLAS_PEDANTIC_MATH)\n",
+           "cublas_sgemm", res[2].value);
+    printf("%-22s %9.0f GFLOP/s  (8192^3, CUBLAS_DEFAULT_MATH)\n", "cublas_sgemm_default",
+           res[3].value);
+    printf("FMA rate / (SMs x 128 x 2): the SM clock under this load was about %.0f MHz\n",
+           res[0].value / (sms * 128 * 2.0) * 1e3);
+
+    if (csv_path) {
+        FILE *f = fopen(csv_path, "w");
+        if (!f) {
+            fprintf(stderr, "peak_gpu: cannot write %s\n", csv_path);
+            return 1;
+        }
+        char date[32];
+        time_t t = time(NULL);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        fprintf(f, "device,measure,threads,value,unit,date\n");
+        for (int i = 0; i < nres; i++)
+            fprintf(f, "%s,%s,%d,%.1f,%s,%s\n", prop.name, res[i].measure, res[i].threads,
+                    res[i].value, res[i].unit, date);
+        fclose(f);
+        printf("wrote %s\n", csv_path);
+    }
+    return 0;
+}
