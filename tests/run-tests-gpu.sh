@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# make test-gpu: the CUDA stages on a machine with an NVIDIA GPU (make test only builds them).
+#   1. build the CUDA stages and their exercise builds
+#   2. every CUDA variant in check mode over the awkward shapes of tests/shapes.txt, with the
+#      option sets of make test, once with the cuBLAS baseline, and each line of the stage's
+#      test-cases.txt (grids past 65535 blocks, hand-picked tiles, the skinny preset, ...)
+#   3. a bad --device is refused cleanly; each untouched exercise fails its checks cleanly
+#   4. compute-sanitizer --tool memcheck and --tool racecheck, every variant, small sizes
+# Ends with "N passed, N failed, N skipped". Exit status 77 when there is no GPU (or no nvcc):
+# nothing was tested, and that is not a pass.
+set -u
+cd "$(dirname "$0")/.."
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+LOG=build/test-gpu-logs
+mkdir -p "$LOG"
+pass=0 fail=0 skip=0
+ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+finish() { echo; echo "$pass passed, $fail failed, $skip skipped"; [ "$fail" -eq 0 ]; exit $?; }
+
+SHAPES=$(grep -v '^#' tests/shapes.txt | paste -sd, -)
+SMALL_SHAPES="1,7x13x5,31,33,1x97x13,97x1x13,13x97x1,67x73x71"
+OPTION_SETS=("" "--alpha -1.5 --beta 0.5" "--pad 5" "--beta 1 --pad 3")
+
+expect_rc() {
+    local want=$1 desc=$2 logname=$3; shift 3
+    "$@" >"$LOG/$logname.out" 2>"$LOG/$logname.err"
+    local rc=$?
+    if [ "$rc" -eq "$want" ]; then ok "$desc"; else
+        bad "$desc (exit $rc, want $want; log $LOG/$logname.*)"
+        tail -n 5 "$LOG/$logname.out" "$LOG/$logname.err" | sed 's/^/    /'
+    fi
+    return $rc
+}
+
+stages=$(make -s list-stages | awk '$3 == "gpu"')
+if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+    echo "SKIP: no nvcc: the CUDA stages cannot be built here"
+    exit 77
+fi
+
+echo "== build"
+targets="gpu"
+while read -r dir prog kind; do
+    [ -n "$dir" ] && targets="$targets build/grade/$dir/$prog"
+done <<<"$stages"
+# shellcheck disable=SC2086
+if ! make -s -j"$JOBS" $targets >"$LOG/build.log" 2>&1; then
+    bad "make $targets (see $LOG/build.log)"
+    tail -n 30 "$LOG/build.log"
+    finish
+fi
+ok "build: the CUDA stages and their exercises"
+
+# Is there a GPU? Ask the first stage (it prints "no CUDA device: skipped", exit 77, if not).
+read -r dir prog kind <<<"$(head -n1 <<<"$stages")"
+"$dir/$prog" -m 1 --no-baseline --reps 1 >"$LOG/probe.out" 2>&1
+if [ $? -eq 77 ]; then
+    cat "$LOG/probe.out"
+    echo "SKIP: every GPU test (no CUDA device here)"
+    exit 77
+fi
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>/dev/null |
+    sed 's/^/gpu: /'
+
+SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+
+while read -r dir prog kind; do
+    [ -n "$dir" ] || continue
+    bin=$dir/$prog
+    echo "== $dir"
+    i=0
+    for opts in "${OPTION_SETS[@]}"; do
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        expect_rc 0 "$dir: all variants, awkward shapes ${opts:-(defaults)}" "$prog-shapes$i" \
+            "$bin" --variant all --no-baseline --reps 1 --sizes "$SHAPES" $opts
+    done
+    expect_rc 0 "$dir: all variants with the cuBLAS baseline, beta 0.5, pad 2" "$prog-baseline" \
+        "$bin" --variant all --reps 1 --sizes 1,7x13x5,129x131x67,256 --beta 0.5 --pad 2
+    if [ -f "$dir/test-cases.txt" ]; then
+        n=0
+        while IFS= read -r args; do
+            case $args in ''|'#'*) continue ;; esac
+            n=$((n + 1))
+            # shellcheck disable=SC2086
+            expect_rc 0 "$dir: $args" "$prog-case$n" "$bin" $args
+        done <"$dir/test-cases.txt"
+    fi
+    # a device that does not exist: one line on stderr, exit 2, nothing on stdout
+    "$bin" --device 99 -m 8 >"$LOG/$prog-baddev.out" 2>"$LOG/$prog-baddev.err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$LOG/$prog-baddev.err")" -eq 1 ] && [ ! -s "$LOG/$prog-baddev.out" ]; then
+        ok "$dir: --device 99 -> exit 2: $(cat "$LOG/$prog-baddev.err")"
+    else
+        bad "$dir: --device 99 -> exit $rc (want 2, one line on stderr)"
+    fi
+    # the untouched exercise must fail cleanly: exit 1 and FAIL rows, no crash, no CUDA error
+    gbin=build/grade/$bin
+    "$gbin" --variant all --no-baseline --reps 1 --sizes 7x13x5,33 >"$LOG/$prog-exercise.out" 2>&1
+    rc=$?
+    if [ "$rc" -eq 1 ] && grep -q FAIL "$LOG/$prog-exercise.out"; then
+        ok "$dir: untouched exercise fails its checks cleanly"
+    elif [ "$rc" -eq 0 ]; then
+        ok "$dir: exercise passes (it has been solved)"
+    else
+        bad "$dir: exercise exit $rc (want 1 with FAIL rows; see $LOG/$prog-exercise.out)"
+    fi
+    # compute-sanitizer: out-of-bounds and misaligned accesses (memcheck), shared-memory
+    # races (racecheck). Every variant, small shapes, padding, beta != 0 and beta == 0.
+    if [ -z "$SANITIZER" ]; then
+        bad "$dir: compute-sanitizer not found"
+        continue
+    fi
+    for tool in memcheck racecheck; do
+        for opts in "--pad 3 --beta 0.5" ""; do
+            name="$prog-$tool$([ -n "$opts" ] && echo -beta)"
+            # shellcheck disable=SC2086
+            "$SANITIZER" --tool "$tool" --error-exitcode 99 "$bin" --variant all --no-baseline \
+                --reps 1 --sizes "$SMALL_SHAPES" $opts >"$LOG/$name.out" 2>&1
+            rc=$?
+            summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/$name.out" | tail -n1)
+            if [ $rc -eq 0 ] && grep -qE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$LOG/$name.out"; then
+                ok "$dir: compute-sanitizer $tool ${opts:-(defaults)}: $summary"
+            else
+                bad "$dir: compute-sanitizer $tool ${opts:-(defaults)}: exit $rc, ${summary:-no summary} (see $LOG/$name.out)"
+                grep -m 5 -E "=========  (Invalid|Race|Error)" "$LOG/$name.out" | sed 's/^/    /'
+            fi
+        done
+    done
+    # the stage's own sanitizer cases (sanitizer-cases.txt: argument lines, like test-cases.txt)
+    if [ -f "$dir/sanitizer-cases.txt" ]; then
+        n=0
+        while IFS= read -r args; do
+            case $args in ''|'#'*) continue ;; esac
+            for tool in memcheck racecheck; do
+                n=$((n + 1))
+                # shellcheck disable=SC2086
+                "$SANITIZER" --tool "$tool" --error-exitcode 99 "$bin" $args >"$LOG/$prog-san$n.out" 2>&1
+                rc=$?
+                summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/$prog-san$n.out" | tail -n1)
+                if [ $rc -eq 0 ] && grep -qE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$LOG/$prog-san$n.out"; then
+                    ok "$dir: compute-sanitizer $tool $args: $summary"
+                else
+                    bad "$dir: compute-sanitizer $tool $args: exit $rc, ${summary:-no summary} (see $LOG/$prog-san$n.out)"
+                fi
+            done
+        done <"$dir/sanitizer-cases.txt"
+    fi
+done <<<"$stages"
+
+finish
