@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The measurements chapter 07 quotes:  07_cuda_naive/bench.sh [OUT_DIR]   (default results/local)
-#   OUT_DIR/07_cuda_naive.csv            every variant, the kernel alone, 64..4096
+#   OUT_DIR/07_cuda_naive.csv            every variant, the kernel alone, 16..4096
 #   OUT_DIR/07_cuda_naive_transfers.csv  coalesced and cuBLAS with the copies timed in
 # The reference results in results/h100/ were made with: 07_cuda_naive/bench.sh results/h100
 set -eu
@@ -11,6 +11,6 @@ make -s stage07
 lock=$(command -v flock >/dev/null && echo scripts/bench-lock)
 rm -f "$out/07_cuda_naive.csv" "$out/07_cuda_naive_transfers.csv"
 # mapped reads the host's memory over the bus for every k: it stops growing after a 2 s run
-$lock 07_cuda_naive/cuda_naive --sizes 64:4096:x2 --time-limit 2 --csv "$out/07_cuda_naive.csv"
-$lock 07_cuda_naive/cuda_naive --include-transfers --variant coalesced --sizes 64:4096:x2 \
+$lock 07_cuda_naive/cuda_naive --sizes 16:4096:x2 --time-limit 2 --csv "$out/07_cuda_naive.csv"
+$lock 07_cuda_naive/cuda_naive --include-transfers --variant coalesced --sizes 16:4096:x2 \
     --csv "$out/07_cuda_naive_transfers.csv"

@@ -19,6 +19,10 @@
 #define ROW_THREADS 256       /* smem_row_1d's block */
 #define ROW_CHUNK 12288       /* smem_row_1d: floats of A's row in shared memory at once (48 KB) */
 #define SMEM_DEFAULT_MAX 49152 /* a block may use more shared memory only after an opt-in */
+/* Dynamic shared arrays get 4 floats of slack at the end. The compiler may read the last
+ * few elements of a loop with one wide load (compute-sanitizer caught a 12-byte read of a
+ * 4-byte array when K = 1); the slack keeps such a read inside the allocation. */
+#define SMEM_SLACK 4
 
 /* ---- smem_32 ------------------------------------------------------------------------ */
 
@@ -98,7 +102,7 @@ void gemm_smem_row_1d(int M, int N, int K, float alpha, const float *A, int lda,
         return;
     int chunk = K < ROW_CHUNK ? K : ROW_CHUNK;
     /* gridDim.x may be 2^31 - 1: one block per row for any M */
-    smem_row_1d_kernel<<<M, ROW_THREADS, chunk * sizeof(float), gemm_stream()>>>(
+    smem_row_1d_kernel<<<M, ROW_THREADS, (chunk + SMEM_SLACK) * sizeof(float), gemm_stream()>>>(
         M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, chunk);
     CUDA_CHECK_LAUNCH();
 }
@@ -162,17 +166,17 @@ void gemm_smem_rect(int M, int N, int K, float alpha, const float *A, int lda, c
         return;
     int th, tw, td;
     rect_tile(M, N, K, &th, &tw, &td);
-    size_t smem = (size_t)(th + tw) * td * sizeof(float);
+    size_t smem = ((size_t)(th + tw) * td + SMEM_SLACK) * sizeof(float);
     int device, optin;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     if (smem > (size_t)optin) { /* a --tile too deep for this GPU: keep h and w, thin d */
         static int said;
-        td = (int)(optin / sizeof(float) / (th + tw));
+        td = (int)((optin / sizeof(float) - SMEM_SLACK) / (th + tw));
         if (!said++)
             fprintf(stderr, "smem_rect: tile depth reduced to %d to fit %d KB of shared memory\n",
                     td, optin / 1024);
-        smem = (size_t)(th + tw) * td * sizeof(float);
+        smem = ((size_t)(th + tw) * td + SMEM_SLACK) * sizeof(float);
     }
     /* Above 48 KB a kernel must ask for it first, or the launch fails ("invalid argument";
      * a frequent surprise: the GPU has 228 KB per SM, yet 48 KB is all a block gets unasked). */

@@ -13,6 +13,7 @@
 #define ROW_THREADS 256
 #define ROW_CHUNK 12288
 #define SMEM_DEFAULT_MAX 49152
+#define SMEM_SLACK 4 /* floats at the end of dynamic shared arrays (see cuda_shared.cu) */
 
 /* Block (blockIdx.x, blockIdx.y) computes the 32x32 tile of C at rows blockIdx.y*32..,
  * columns blockIdx.x*32..; thread (tx, ty) its element (row, col).
@@ -83,7 +84,7 @@ void gemm_smem_row_1d(int M, int N, int K, float alpha, const float *A, int lda,
     if (M == 0 || N == 0 || K == 0)
         return;
     int chunk = K < ROW_CHUNK ? K : ROW_CHUNK;
-    smem_row_1d_kernel<<<M, ROW_THREADS, chunk * sizeof(float), gemm_stream()>>>(
+    smem_row_1d_kernel<<<M, ROW_THREADS, (chunk + SMEM_SLACK) * sizeof(float), gemm_stream()>>>(
         M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, chunk);
     CUDA_CHECK_LAUNCH();
 }
@@ -110,13 +111,13 @@ void gemm_smem_rect(int M, int N, int K, float alpha, const float *A, int lda, c
         return;
     int th, tw, td;
     rect_tile(M, N, K, &th, &tw, &td);
-    size_t smem = (size_t)(th + tw) * td * sizeof(float);
+    size_t smem = ((size_t)(th + tw) * td + SMEM_SLACK) * sizeof(float);
     int device, optin;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     if (smem > (size_t)optin) {
-        td = (int)(optin / sizeof(float) / (th + tw));
-        smem = (size_t)(th + tw) * td * sizeof(float);
+        td = (int)((optin / sizeof(float) - SMEM_SLACK) / (th + tw));
+        smem = ((size_t)(th + tw) * td + SMEM_SLACK) * sizeof(float);
     }
     if (smem > SMEM_DEFAULT_MAX) /* above 48 KB: ask first */
         CUDA_CHECK(cudaFuncSetAttribute(smem_rect_kernel,

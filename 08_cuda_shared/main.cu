@@ -34,7 +34,7 @@ static void parse_tile(const char *val)
                 val ? val : "");
     if ((long)h * w > 1024)
         cli_die("--tile: %dx%d is %ld threads; a block has at most 1024", h, w, (long)h * w);
-    if ((double)(h + w) * d * sizeof(float) > 227.0 * 1024)
+    if (((double)(h + w) * d + 4) * sizeof(float) > 227.0 * 1024)
         cli_die("--tile: %dx%dx%d needs %.0f KB of shared memory; a block gets at most 227 KB",
                 h, w, d, (h + w) * (double)d * sizeof(float) / 1024);
     rect_tile_h = h;

@@ -105,19 +105,24 @@ static int fp32_lanes_per_sm(int major, int minor)
     return 128;
 }
 
-/* "580.159.04" from the kernel module, where Linux exposes it; else "". */
+/* "580.159.04" from the kernel module's banner ("NVRM version: NVIDIA UNIX ... Kernel
+ * Module ... 580.159.04 Release Build ..."), where Linux exposes it; else "". */
 static const char *nvidia_driver_version(void)
 {
     static char ver[64];
+    char line[256];
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
     if (!f)
         return "";
-    char line[256];
-    if (fgets(line, sizeof line, f)) {
-        const char *m = strstr(line, "Kernel Module");
-        if (m && sscanf(m + strlen("Kernel Module"), " %63s", ver) != 1)
-            ver[0] = '\0';
-    }
+    if (fgets(line, sizeof line, f)) /* the first token of the form 123.45 is the version */
+        for (char *save = NULL, *t = strtok_r(line, " \t\n", &save); t;
+             t = strtok_r(NULL, " \t\n", &save)) {
+            unsigned a, b;
+            if (sscanf(t, "%u.%u", &a, &b) == 2) {
+                snprintf(ver, sizeof ver, "%s", t);
+                break;
+            }
+        }
     fclose(f);
     return ver;
 }
