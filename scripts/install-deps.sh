@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install what gemm-from-scratch needs, or say exactly what is missing.
-#   gcc (C11, OpenMP), GNU make, OpenBLAS (headers + library), python3 with matplotlib.
+#   gcc (C11, OpenMP), GNU make, OpenBLAS (headers + library), Intel ISA-L (chapter 11's baseline),
+#   python3 with matplotlib.
 #   CUDA (nvcc, cuBLAS) is optional: the GPU stages build when nvcc is found.
 # On Debian/Ubuntu, as root (or with sudo), missing packages are installed with apt-get.
 # `--check` only reports. Exit status 0 when everything is there.
@@ -22,6 +23,9 @@ if ! printf '#include <cblas.h>\nint main(void){openblas_get_corename();return 0
     need libopenblas-dev
 fi
 scripts/find-python.sh >/dev/null 2>&1 || need python3-matplotlib
+# Intel ISA-L: chapter 11's erasure-coding baseline
+printf '#include <isa-l/erasure_code.h>\nint main(void){return 0;}\n' |
+    gcc -x c - -o /dev/null -lisal >/dev/null 2>&1 || need libisal-dev
 
 [ -z "$missing_pkgs" ] && exit 0
 echo "install-deps: missing:$missing_pkgs"
@@ -49,7 +53,7 @@ esac
 cat <<MSG
 install-deps: please install these and run again:
   Debian/Ubuntu: apt-get install$missing_pkgs
-  Fedora/RHEL:   dnf install gcc make openblas-devel python3-matplotlib
+  Fedora/RHEL:   dnf install gcc make openblas-devel isa-l-devel python3-matplotlib
   macOS:         brew install gcc make openblas python-matplotlib (then CC=gcc-14 make ...)
 MSG
 exit 1

@@ -8,6 +8,7 @@
 #   6. each untouched exercise fails its checks cleanly (exit 1, FAIL lines, no crash)
 #   7. GPU stages without a GPU: skipped (exit 77), counted as skipped, not passed
 #   8. plots/plot.py on a fixture
+# A stage that is not a float GEMM (11_gf256) supplies NN_topic/custom-tests.sh instead of 2-6.
 # Ends with "N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/.."
@@ -60,6 +61,20 @@ while read -r dir prog kind; do
             0) ok "$dir: checks pass on the GPU present" ;;
             *) bad "$dir: -m 7 (see $LOG/$prog-gpu.out)" ;;
         esac
+    elif [ -f "$dir/custom-tests.sh" ]; then
+        # a stage that is not a float GEMM (11_gf256) brings its own checks: PASS:/FAIL:/SKIP: lines
+        echo "== $dir (its own tests: $dir/custom-tests.sh)"
+        bash "$dir/custom-tests.sh" >"$LOG/$prog-custom.out" 2>&1
+        rc=$?
+        while IFS= read -r line; do
+            case $line in
+                PASS:*) ok "$dir: ${line#PASS: }" ;;
+                FAIL:*) bad "$dir: ${line#FAIL: }" ;;
+                SKIP:*) skp "$dir: ${line#SKIP: }" ;;
+            esac
+        done <"$LOG/$prog-custom.out"
+        [ $rc -eq 0 ] || bad "$dir: custom-tests.sh exit $rc (see $LOG/$prog-custom.out)"
+        continue
     else
         echo "== $dir"
         i=0
