@@ -10,7 +10,7 @@ mkdir -p "$out"
 make -s stage07
 lock=$(command -v flock >/dev/null && echo scripts/bench-lock)
 rm -f "$out/07_cuda_naive.csv" "$out/07_cuda_naive_transfers.csv"
-# mapped reads the host's memory over the bus for every k: it stops growing after a 2 s run
+# mapped reads A and B in host memory across the bus: it stops growing once a run takes 2 s
 $lock 07_cuda_naive/cuda_naive --sizes 16:4096:x2 --time-limit 2 --csv "$out/07_cuda_naive.csv"
 $lock 07_cuda_naive/cuda_naive --include-transfers --variant coalesced --sizes 16:4096:x2 \
     --csv "$out/07_cuda_naive_transfers.csv"

@@ -17,12 +17,13 @@
 
 #define TILE 32               /* smem_32: a 32 x 32 block, a 32 x 32 tile of A and of B */
 #define ROW_THREADS 256       /* smem_row_1d's block */
-#define ROW_CHUNK 12288       /* smem_row_1d: floats of A's row in shared memory at once (48 KB) */
 #define SMEM_DEFAULT_MAX 49152 /* a block may use more shared memory only after an opt-in */
 /* Dynamic shared arrays get 4 floats of slack at the end. The compiler may read the last
  * few elements of a loop with one wide load (compute-sanitizer caught a 12-byte read of a
  * 4-byte array when K = 1); the slack keeps such a read inside the allocation. */
 #define SMEM_SLACK 4
+/* smem_row_1d: floats of A's row in shared memory at once: 48 KB with the slack */
+#define ROW_CHUNK (SMEM_DEFAULT_MAX / 4 - SMEM_SLACK)
 
 /* ---- smem_32 ------------------------------------------------------------------------ */
 

@@ -11,13 +11,14 @@
 
 #define TILE 32
 #define ROW_THREADS 256
-#define ROW_CHUNK 12288
 #define SMEM_DEFAULT_MAX 49152
 #define SMEM_SLACK 4 /* floats at the end of dynamic shared arrays (see cuda_shared.cu) */
+#define ROW_CHUNK (SMEM_DEFAULT_MAX / 4 - SMEM_SLACK)
 
 /* Block (blockIdx.x, blockIdx.y) computes the 32x32 tile of C at rows blockIdx.y*32..,
  * columns blockIdx.x*32..; thread (tx, ty) its element (row, col).
- * TODO: for k0 = 0, 32, 64, ... < K:
+ * TODO: declare the tiles: __shared__ float As[TILE][TILE], Bs[TILE][TILE];
+ *       for k0 = 0, 32, 64, ... < K:
  *         As[ty][tx] = A[row][k0 + tx], Bs[ty][tx] = B[k0 + ty][col]   (0 outside A or B)
  *         __syncthreads();  sum += As[ty][k] * Bs[k][tx] for k < 32;  __syncthreads();
  *       then, only if (row, col) is inside C: gemm_store(&C[IDX(row, col, ldc)], alpha, sum, beta).
@@ -26,10 +27,6 @@
 __global__ void smem_32_kernel(int M, int N, int K, float alpha, const float *A, int lda,
                                const float *B, int ldb, float beta, float *C, int ldc)
 {
-    __shared__ float As[TILE][TILE];
-    __shared__ float Bs[TILE][TILE];
-    (void)As;
-    (void)Bs;
 }
 
 /* Block blockIdx.x computes row `row = blockIdx.x` of C with blockDim.x threads.
