@@ -1,0 +1,64 @@
+/* 03_tiling exercise: block the ikj loops for the cache, then copy and unroll.
+ *
+ * Build and grade it with:   make grade STAGE=03
+ * The grader runs your functions over awkward shapes (1x1x1, primes, sizes one past a
+ * power of two, leading dimensions larger than the width, beta != 0, NaN in C with
+ * beta == 0) with the default tile (64), and times them against the solution. Until you
+ * fill them in, every check FAILs. Try other tiles with
+ *   build/grade/03_tiling/tiling --variant tiled --tile 7,16,64 --sizes 33,127,300
+ * (a tile of 7 makes every block an edge case).
+ */
+#include "tiling.h"
+
+int tile_size = TILE_DEFAULT; /* T: set by --tile; leave this line as it is */
+
+void gemm_tiled(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                int ldb, float beta, float *C, int ldc)
+{
+    /* TODO:
+     * 1. C = beta*C for every element; when beta == 0 write 0 without reading C (the
+     *    grader fills C with NaN, and 0*NaN is NaN).
+     * 2. three loops over the blocks, each stepping by T = tile_size:
+     *      for i0 in 0..M, for j0 in 0..N, for k0 in 0..K
+     *    the last block in each direction is shorter: mb = min(T, M - i0), and so on.
+     * 3. inside, 02's ikj restricted to the block:
+     *      for i in i0..i0+mb, for k in k0..k0+kb:  a = alpha*A[i][k]
+     *          for j in j0..j0+nb:  C[i][j] += a * B[k][j]
+     * Check: --tile 1 must give the same answer as 02's ikj, just slower.
+     */
+    (void)M; (void)N; (void)K; (void)alpha; (void)A; (void)lda;
+    (void)B; (void)ldb; (void)beta; (void)C; (void)ldc;
+}
+
+void gemm_tiled_copy(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                     int ldb, float beta, float *C, int ldc)
+{
+    /* TODO: the same three block loops, but before each block product copy the A block
+     * and the B block into buffers from aligned_alloc(64, bytes) (bytes a multiple of
+     * 64), with a row stride ldt = T rounded up to 16 floats, so every row starts on a
+     * cache line. Sum the C tile in a third buffer (zero it before the k0 loop), then
+     * write C[i][j] = alpha*sum + beta*C[i][j] once (no read of C when beta == 0).
+     * Hints:
+     * - check the allocations; free them before you return.
+     * - padding the copies with zeros (rows to a multiple of 2, k to a multiple of 4,
+     *   columns to a multiple of 16) lets the inner loops run without edge cases, and
+     *   gets you ready for unroll_2x4. Never write the padding back to C.
+     */
+    (void)M; (void)N; (void)K; (void)alpha; (void)A; (void)lda;
+    (void)B; (void)ldb; (void)beta; (void)C; (void)ldc;
+}
+
+void gemm_unroll_2x4(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                     int ldb, float beta, float *C, int ldc)
+{
+    /* TODO: tiled_copy with a different block product: two rows of C (i, i+1) and four
+     * steps of k (k..k+3) per pass over j. Load the 8 values A[i..i+1][k..k+3] into local
+     * variables first; then for each j load B[k..k+3][j] once and use each for both rows:
+     *     c0 += a00*b0 + a01*b1 + a02*b2 + a03*b3      (row i)
+     *     c1 += a10*b0 + a11*b1 + a12*b2 + a13*b3      (row i+1)
+     * The zero padding makes M and K odd sizes safe. Count loads and stores per
+     * multiply-add before and after: that ratio is what this variant is about.
+     */
+    (void)M; (void)N; (void)K; (void)alpha; (void)A; (void)lda;
+    (void)B; (void)ldb; (void)beta; (void)C; (void)ldc;
+}

@@ -1,0 +1,212 @@
+/* sweep.c: 03's driver. bench_main runs every variant once; here the blocked variants
+ * run once per --tile value, each value announced with what its blocks weigh against
+ * this machine's caches, which the header prints as read from the system. */
+#include "sweep.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "matrix.h"
+#include "tiling.h"
+
+#define MAX_TILES 16
+#define MAX_TILE 1024 /* three 1024 x 1024 blocks are 12 MiB: past any L2 there is to find */
+
+static int tiles[MAX_TILES], ntiles;
+
+int tile_option(bench_opts *o, const char *opt, const char *val)
+{
+    (void)o;
+    if (strcmp(opt, "--tile") != 0)
+        return 0;
+    if (!val)
+        cli_die("--tile needs a value");
+    char *copy = strdup(val);
+    if (!copy)
+        cli_die("out of memory");
+    ntiles = 0;
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (ntiles == MAX_TILES)
+            cli_die("--tile: at most %d tile sizes", MAX_TILES);
+        tiles[ntiles++] = (int)cli_long("--tile", t, 1, MAX_TILE);
+    }
+    free(copy);
+    if (ntiles == 0)
+        cli_die("--tile: no tile size given");
+    return 2;
+}
+
+/* "32K" or "36608K" from /sys/devices/system/cpu/cpu0/cache/indexN, for level and type. */
+static long sys_cache_size(int level, const char *type)
+{
+    for (int index = 0; index < 16; index++) {
+        char path[128], text[64] = "";
+        int lvl = 0;
+        long size = 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", index);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            break;
+        if (fscanf(f, "%d", &lvl) != 1)
+            lvl = 0;
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", index);
+        if ((f = fopen(path, "r"))) {
+            if (fscanf(f, "%63s", text) != 1)
+                text[0] = '\0';
+            fclose(f);
+        }
+        if (lvl != level || strcmp(text, type) != 0)
+            continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
+        if ((f = fopen(path, "r"))) {
+            char unit = 'B';
+            if (fscanf(f, "%ld%c", &size, &unit) < 1)
+                size = 0;
+            fclose(f);
+            size *= unit == 'K' ? 1024L : unit == 'M' ? 1048576L : 1L;
+        }
+        return size;
+    }
+    return 0;
+}
+
+const char *cache_sizes(long *l1d, long *l2, long *l3)
+{
+    *l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+    *l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    *l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (*l1d > 0 && *l2 > 0) {
+        if (*l3 < 0)
+            *l3 = 0;
+        return "sysconf";
+    }
+    *l1d = sys_cache_size(1, "Data");
+    *l2 = sys_cache_size(2, "Unified");
+    *l3 = sys_cache_size(3, "Unified");
+    return *l1d > 0 ? "/sys/devices/system/cpu/cpu0/cache" : "unknown";
+}
+
+static const char *bytes_text(long bytes, char *buf, size_t len)
+{
+    if (bytes <= 0)
+        snprintf(buf, len, "?");
+    else if (bytes < 1024)
+        snprintf(buf, len, "%ld B", bytes);
+    else if (bytes < 1048576)
+        snprintf(buf, len, "%g KiB", bytes / 1024.0);
+    else
+        snprintf(buf, len, "%g MiB", bytes / 1048576.0);
+    return buf;
+}
+
+/* The smallest cache that holds `bytes`. */
+static const char *fits_in(long bytes)
+{
+    long l1d, l2, l3;
+    cache_sizes(&l1d, &l2, &l3);
+    return bytes <= l1d ? "fits L1d" : bytes <= l2 ? "fits L2" : bytes <= l3 ? "fits L3" : "fits no cache";
+}
+
+static void (*backend_header)(FILE *f, const bench_opts *o);
+
+static void header_with_caches(FILE *f, const bench_opts *o)
+{
+    backend_header(f, o);
+    long l1d, l2, l3;
+    char a[32], b[32], c[32];
+    const char *from = cache_sizes(&l1d, &l2, &l3);
+    fprintf(f, "%-10s L1d %s, L2 %s, L3 %s (cpu0, from %s)\n", "caches", bytes_text(l1d, a, sizeof a),
+            bytes_text(l2, b, sizeof b), bytes_text(l3, c, sizeof c), from);
+    fprintf(f, "%-10s ", "tiles");
+    for (int t = 0; t < ntiles; t++)
+        fprintf(f, "%s%d", t ? "," : "", tiles[t]);
+    fprintf(f, " (--tile T: blocks of T x T floats, 4*T*T bytes)\n");
+}
+
+/* bench_main refuses a size whose buffers overflow or cannot fit in memory before it
+ * prints anything; this driver prints its own header, so it checks first too. */
+static void refuse_impossible_sizes(const bench_opts *o)
+{
+    double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+    for (int i = 0; i < o->nshapes; i++) {
+        const gemm_shape *s = &o->shapes[i];
+        if ((long)s->k + o->pad > INT_MAX || (long)s->n + o->pad > INT_MAX ||
+            !matrix_bytes(s->m, s->k + o->pad) || !matrix_bytes(s->k, s->n + o->pad) ||
+            !matrix_bytes(s->m, s->n + o->pad))
+            cli_die("size %dx%dx%d: the buffers overflow size_t", s->m, s->n, s->k);
+        double need = 4.0 * ((double)s->m * (s->k + o->pad) + (double)s->k * (s->n + o->pad) +
+                             3.0 * s->m * (double)(s->n + o->pad));
+        if (phys > 0 && need > 0.9 * phys)
+            cli_die("size %dx%dx%d needs %.1f GiB of host memory; this machine has %.1f GiB", s->m,
+                    s->n, s->k, need / 1073741824.0, phys / 1073741824.0);
+    }
+}
+
+int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
+{
+    bench_backend backend = *st->backend;
+    backend_header = backend.print_header;
+    backend.print_header = header_with_caches;
+    st->backend = &backend;
+
+    bench_opts o;
+    cli_parse(st, argc, argv, &o);
+    if (ntiles == 0)
+        tiles[ntiles++] = TILE_DEFAULT;
+    refuse_impossible_sizes(&o);
+    int rc = backend.init(&o);
+    if (rc != 0)
+        return rc;
+    bench_print_header(st, &o);
+
+    int *chosen = o.selected, *run_now = calloc((size_t)st->nvariants, sizeof(int));
+    gemm_variant *named = malloc(sizeof(gemm_variant) * (size_t)st->nvariants);
+    char(*names)[64] = malloc(64 * (size_t)st->nvariants);
+    if (!run_now || !named || !names)
+        cli_die("out of memory");
+    int passed = 0, failed = 0, p, any = 0;
+
+    /* the variants that have no tile: once */
+    for (int v = 0; v < st->nvariants; v++)
+        any |= run_now[v] = v < first_tiled && chosen[v];
+    o.selected = run_now;
+    if (any) {
+        failed += bench_run(st, &o, &p);
+        passed += p;
+    }
+    /* the blocked ones: once per tile, under their own names when there are several */
+    stage_info per_tile = *st;
+    per_tile.variants = named;
+    for (int t = 0; t < ntiles; t++) {
+        tile_size = tiles[t];
+        any = 0;
+        for (int v = 0; v < st->nvariants; v++) {
+            named[v] = st->variants[v];
+            any |= run_now[v] = v >= first_tiled && chosen[v];
+            if (v >= first_tiled && ntiles > 1) {
+                snprintf(names[v], 64, "%s/%d", st->variants[v].name, tile_size);
+                named[v].name = names[v];
+            }
+        }
+        if (!any)
+            break;
+        long block = 4L * tile_size * tile_size;
+        char a[32], b[32];
+        printf("-- tile %d: one block %s (%s), blocks of A, B and C %s (%s)\n", tile_size,
+               bytes_text(block, a, sizeof a), fits_in(block), bytes_text(3 * block, b, sizeof b),
+               fits_in(3 * block));
+        failed += bench_run(&per_tile, &o, &p);
+        passed += p;
+    }
+    printf("\n%d passed, %d failed\n", passed, failed);
+    free(run_now);
+    free(named);
+    free(names);
+    free(chosen);
+    free(o.shapes);
+    return failed ? 1 : 0;
+}

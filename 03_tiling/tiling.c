@@ -1,0 +1,183 @@
+/* 03_tiling: 02's i-k-j update, done one block at a time.
+ *
+ * 02's ikj streams a whole row of B (N floats) for every element of A it reads: for one
+ * row of C it walks all of B, K x N floats (4 MiB at 1024), so B keeps coming back from
+ * L3. Here C is cut into T x T tiles and k into steps of T:
+ *
+ *   for each T x T tile of C                 i0, j0
+ *     for each step of T along k             k0
+ *       C tile += A block * B block          02's ikj, inside T x T blocks
+ *
+ * Inside one block product the B block (T x T floats) is read once for every row of
+ * the tile, T times: if it stays in L1 (T = 64: 16 KiB of a 32 KiB L1d), only the first
+ * of those T reads goes further than L1.
+ *
+ *   tiled       the blocks are read where they are, at the matrices' row strides
+ *   tiled_copy  each block is first copied into a 64-byte-aligned buffer with a short
+ *               row stride: its rows are contiguous, start on cache lines, and do not
+ *               compete for the same few cache sets
+ *   unroll_2x4  the same copies; the block product takes 2 rows of C and 4 steps of k
+ *               at once, holding 8 values of A in registers: every B element loaded
+ *               feeds two rows of C, every C element is loaded and stored once per 4 k
+ */
+#include "tiling.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int tile_size = TILE_DEFAULT;
+
+static int min_int(int a, int b) { return a < b ? a : b; }
+static int round_up(int n, int multiple) { return (n + multiple - 1) / multiple * multiple; }
+
+void gemm_tiled(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                int ldb, float beta, float *C, int ldc)
+{
+    if (M <= 0 || N <= 0 || K <= 0)
+        return;
+    const int T = tile_size;
+    /* C = beta*C first (zeros, C unread, when beta == 0): the blocks then only add to it */
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++)
+            C[IDX(i, j, ldc)] = beta == 0.0f ? 0.0f : beta * C[IDX(i, j, ldc)];
+
+    for (int i0 = 0; i0 < M; i0 += T)
+        for (int j0 = 0; j0 < N; j0 += T)
+            for (int k0 = 0; k0 < K; k0 += T) {
+                const int mb = min_int(T, M - i0), nb = min_int(T, N - j0), kb = min_int(T, K - k0);
+                for (int i = i0; i < i0 + mb; i++)
+                    for (int k = k0; k < k0 + kb; k++) {
+                        const float a = alpha * A[IDX(i, k, lda)];
+                        const float *b = &B[IDX(k, 0, ldb)];
+                        float *c = &C[IDX(i, 0, ldc)];
+                        for (int j = j0; j < j0 + nb; j++)
+                            c[j] += a * b[j];
+                    }
+            }
+}
+
+/* ---- the copied variants -------------------------------------------------------------- */
+
+/* Cb += Ab * Bb on copied blocks whose rows are ldt floats apart. The sizes are already
+ * rounded up by the caller; the padding holds zeros, so it adds nothing. */
+typedef void block_product(int mb, int nb, int kb, int ldt, const float *restrict Ab,
+                           const float *restrict Bb, float *restrict Cb);
+
+/* gemm_tiled's inner loops, unchanged, on the copies. */
+static void block_ikj(int mb, int nb, int kb, int ldt, const float *restrict Ab,
+                      const float *restrict Bb, float *restrict Cb)
+{
+    for (int i = 0; i < mb; i++)
+        for (int k = 0; k < kb; k++) {
+            const float a = Ab[i * ldt + k];
+            const float *b = &Bb[k * ldt];
+            float *c = &Cb[i * ldt];
+            for (int j = 0; j < nb; j++)
+                c[j] += a * b[j];
+        }
+}
+
+/* Two rows of C and four steps of k per pass over j (mb even, kb a multiple of 4).
+ * Per 2 x 4 step: 8 values of A in registers; per j, 4 loads of B and 2 loads and
+ * 2 stores of C for 8 multiply-adds (block_ikj: 1 load of B, 1 load and 1 store of C
+ * for each one). */
+static void block_2x4(int mb, int nb, int kb, int ldt, const float *restrict Ab,
+                      const float *restrict Bb, float *restrict Cb)
+{
+    for (int i = 0; i < mb; i += 2)
+        for (int k = 0; k < kb; k += 4) {
+            const float *a0 = &Ab[i * ldt + k], *a1 = a0 + ldt;
+            const float a00 = a0[0], a01 = a0[1], a02 = a0[2], a03 = a0[3];
+            const float a10 = a1[0], a11 = a1[1], a12 = a1[2], a13 = a1[3];
+            const float *b0 = &Bb[k * ldt], *b1 = b0 + ldt, *b2 = b1 + ldt, *b3 = b2 + ldt;
+            float *c0 = &Cb[i * ldt], *c1 = c0 + ldt;
+            for (int j = 0; j < nb; j++) {
+                float c0j = c0[j], c1j = c1[j];
+                c0j += a00 * b0[j], c1j += a10 * b0[j];
+                c0j += a01 * b1[j], c1j += a11 * b1[j];
+                c0j += a02 * b2[j], c1j += a12 * b2[j];
+                c0j += a03 * b3[j], c1j += a13 * b3[j];
+                c0[j] = c0j, c1[j] = c1j;
+            }
+        }
+}
+
+/* Copy a rows x cols block (row stride ld) into buf (row stride ldt), zero-filled out
+ * to rows_pad x cols_pad, so that the block products need no edge cases. Plain loops,
+ * not memcpy: for rows this short, a library call per row costs more than the copy. */
+static void copy_block(float *restrict buf, int ldt, const float *restrict src, int ld, int rows,
+                       int cols, int rows_pad, int cols_pad)
+{
+    for (int r = 0; r < rows_pad; r++) {
+        float *dst = &buf[(size_t)r * ldt];
+        int c = 0;
+        if (r < rows)
+            for (; c < cols; c++)
+                dst[c] = src[IDX(r, c, ld)];
+        for (; c < cols_pad; c++)
+            dst[c] = 0.0f;
+    }
+}
+
+/* C block = alpha * Cb + beta * C block; C is not read when beta == 0. */
+static void store_block(float *C, int ldc, const float *Cb, int ldt, int rows, int cols,
+                        float alpha, float beta)
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            C[IDX(i, j, ldc)] = beta == 0.0f ? alpha * Cb[i * ldt + j]
+                                             : alpha * Cb[i * ldt + j] + beta * C[IDX(i, j, ldc)];
+}
+
+/* gemm_tiled's three block loops, with every block copied before it is used. A buffer
+ * row is ldt floats, T rounded up to 16 (64 bytes), and the buffers are 64-byte aligned:
+ * every row starts on a cache line. The C tile is summed in its own buffer and written
+ * to C once, scaled by alpha and beta. */
+static void gemm_copied_blocks(block_product *product, int M, int N, int K, float alpha,
+                               const float *A, int lda, const float *B, int ldb, float beta,
+                               float *C, int ldc)
+{
+    if (M <= 0 || N <= 0 || K <= 0)
+        return;
+    const int T = tile_size, ldt = round_up(T, 16);
+    const size_t bytes = sizeof(float) * (size_t)ldt * (size_t)ldt;
+    float *Ab = aligned_alloc(64, bytes), *Bb = aligned_alloc(64, bytes);
+    float *Cb = aligned_alloc(64, bytes);
+    if (!Ab || !Bb || !Cb) { /* no room for the copies: the same product, in place */
+        free(Ab);
+        free(Bb);
+        free(Cb);
+        gemm_tiled(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+        return;
+    }
+    for (int i0 = 0; i0 < M; i0 += T) {
+        /* padding: an even number of rows, k a multiple of 4, whole 64-byte rows of C */
+        const int mb = min_int(T, M - i0), mb_pad = round_up(mb, 2);
+        for (int j0 = 0; j0 < N; j0 += T) {
+            const int nb = min_int(T, N - j0), nb_pad = round_up(nb, 16);
+            memset(Cb, 0, bytes);
+            for (int k0 = 0; k0 < K; k0 += T) {
+                const int kb = min_int(T, K - k0), kb_pad = round_up(kb, 4);
+                copy_block(Ab, ldt, &A[IDX(i0, k0, lda)], lda, mb, kb, mb_pad, kb_pad);
+                copy_block(Bb, ldt, &B[IDX(k0, j0, ldb)], ldb, kb, nb, kb_pad, nb_pad);
+                product(mb_pad, nb_pad, kb_pad, ldt, Ab, Bb, Cb);
+            }
+            store_block(&C[IDX(i0, j0, ldc)], ldc, Cb, ldt, mb, nb, alpha, beta);
+        }
+    }
+    free(Ab);
+    free(Bb);
+    free(Cb);
+}
+
+void gemm_tiled_copy(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                     int ldb, float beta, float *C, int ldc)
+{
+    gemm_copied_blocks(block_ikj, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void gemm_unroll_2x4(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                     int ldb, float beta, float *C, int ldc)
+{
+    gemm_copied_blocks(block_2x4, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}

@@ -1,0 +1,35 @@
+/* 04_threads: the variant table; 03's sweep.c runs the tiled ones once per --tile value.
+ *   make stage04 && ./04_threads/threads --threads 1,2 --sizes 256:2048:x2
+ */
+#include "../03_tiling/sweep.h"
+#include "baseline_blas.h"
+#include "threads.h"
+
+static const gemm_variant variants[] = {
+    {"omp_rows", "02's ikj, one row of C per iteration, rows split evenly (static)", gemm_omp_rows},
+    {"omp_cols_4", "02's ikj on 4-column strips dealt in turn: threads share C's lines",
+     gemm_omp_cols_4},
+    {"omp_cols_16", "02's ikj on 16-column strips dealt in turn: one line per thread",
+     gemm_omp_cols_16},
+    /* from here on, T x T tiles of C (--tile), each computed by 03's unroll_2x4 */
+    {"omp_tiled", "tiles of C split evenly over the threads (schedule static)", gemm_omp_tiled},
+    {"omp_tiled_dyn", "tiles of C handed out one at a time (schedule dynamic)",
+     gemm_omp_tiled_dyn},
+    {"pthreads_tiled", "omp_tiled by hand: pthread_create, a range of tiles each, join",
+     gemm_pthreads_tiled},
+};
+enum { FIRST_TILED = 3 };
+
+static stage_info stage = {
+    .stage = "04_threads",
+    .title = "threads: OpenMP and pthreads over rows, strips and tiles of C",
+    .default_sizes = "64:1024:x2",
+    .default_threads = 0,
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof variants[0],
+    .extra_option = tile_option,
+    .extra_help = TILE_HELP,
+    .backend = &openblas_backend,
+};
+
+int main(int argc, char **argv) { return tile_sweep_main(&stage, FIRST_TILED, argc, argv); }

@@ -1,0 +1,10 @@
+/* 04_threads: 02's and 03's kernels with the work split over threads. */
+#ifndef THREADS_H
+#define THREADS_H
+
+#include "gemm.h"
+
+gemm_fn gemm_omp_rows, gemm_omp_cols_4, gemm_omp_cols_16;
+gemm_fn gemm_omp_tiled, gemm_omp_tiled_dyn, gemm_pthreads_tiled;
+
+#endif
