@@ -1,0 +1,68 @@
+/* 09_cuda_registers: the variant table and --tune; the harness does the rest.
+ *   make stage09 && ./09_cuda_registers/cuda_registers --sizes 1024:8192:x2
+ *   ./09_cuda_registers/cuda_registers --tune --sizes 4096     (the grid of tune.cu)
+ *   09_cuda_registers/tune.sh                                  (the same, and the best printed)
+ */
+#include <string.h>
+
+#include "cuda_harness.cuh"
+#include "cuda_registers.h"
+
+static const gemm_variant variants[] = {
+    {"blocktile_1d", "64x64 block tile, each thread a column of 8 results", gemm_blocktile_1d},
+    {"regtile_8x8", "128x128 block tile, each thread an 8x8 register tile (outer products)",
+     gemm_regtile_8x8},
+    {"vectorized", "regtile_8x8 with float4 loads and A's tile transposed in shared memory",
+     gemm_vectorized},
+    {"double_buffer", "vectorized with two shared-memory buffers: load the next tile meanwhile",
+     gemm_double_buffer},
+    {"warptile", "double_buffer with a warp tile (32x64): conflict-free reads, broadcast",
+     gemm_warptile},
+    {"async_pipeline", "warptile's arithmetic fed by cp.async through 3 shared-memory stages",
+     gemm_async_pipeline},
+};
+
+static int stage_option(bench_opts *o, const char *opt, const char *val)
+{
+    (void)o;
+    (void)val;
+    return strcmp(opt, "--tune") == 0; /* seen by main() already: take it alone */
+}
+
+#define HELP "  --tune                run the tuning grid instead: warptile and async_pipeline over\n" \
+             "                        block, warp, thread tiles and stages (default size 4096;\n"   \
+             "                        09_cuda_registers/tune.sh prints the best)\n"
+
+static const stage_info stage = {
+    .stage = "09_cuda_registers",
+    .title = "register tiles, vector loads, pipelines: the road to cuBLAS",
+    .default_sizes = "128:4096:x2",
+    .default_threads = 1,
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof variants[0],
+    .extra_option = stage_option,
+    .extra_help = HELP,
+    .backend = &cuda_backend,
+};
+
+/* --tune: the same program with tune.cu's table. Names say the configuration:
+ * warptile/128x128x8_w32x64_t8x8_s2 = block 128x128, k-slice 8, warp 32x64, thread 8x8, 2 stages. */
+static const stage_info tune_stage = {
+    .stage = "09_cuda_registers",
+    .title = "tuning grid: block x warp x thread tile x stages",
+    .default_sizes = "4096",
+    .default_threads = 1,
+    .variants = tune_variants,
+    .nvariants = tune_nvariants,
+    .extra_option = stage_option,
+    .extra_help = HELP,
+    .backend = &cuda_backend,
+};
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--tune") == 0)
+            return bench_main(&tune_stage, argc, argv);
+    return bench_main(&stage, argc, argv);
+}
