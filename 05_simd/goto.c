@@ -1,0 +1,274 @@
+/* goto.c: the Goto/BLIS algorithm. Five loops cut A and B into blocks that fit the caches,
+ * copy ("pack") each block into the order the micro-kernel reads it, and hand MR x NR tiles
+ * of C to a register-blocked micro-kernel (simd.c, kernel_avx512.c, kernel_avx2.c).
+ *
+ *   for ic in M, step MC                      A block: MC x KC, packed, stays in L3 (shared)
+ *     for pc in K, step KC
+ *       pack A[ic:ic+MC, pc:pc+KC] into MR-row micro-panels          (all threads)
+ *       for jc in N, step NC       (OpenMP)   B block: KC x NC, packed, stays in this core's L2
+ *         pack B[pc:pc+KC, jc:jc+NC] into NR-column micro-panels     (each thread its own)
+ *         for ir in MC, step MR               A micro-panel MR x KC: stays in L1
+ *           for jr in NC, step NR             B micro-panel KC x NR: streams from L2
+ *             microkernel: C[ic+ir.., jc+jr..] (MR x NR) = alpha * Apanel.Bpanel + beta * C
+ *
+ * C is row-major and the kernels vectorise along a row of C (along N): B is the operand
+ * loaded as vectors, A the one broadcast. The BLIS papers, written for column-major C,
+ * describe the mirror image (their A is loaded as vectors and their B broadcast), so here
+ * the roles of the M and N loops are swapped: the block of B sits in L2 and the block of
+ * A in L3. The chapter (README.md) draws the picture.
+ */
+#include "simd.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int min_int(int a, int b) { return a < b ? a : b; }
+static int max_int(int a, int b) { return a > b ? a : b; }
+static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+static int round_up(int a, int b) { return ceil_div(a, b) * b; }
+
+/* ------------------------------------------------------------ the micro-kernels */
+
+static int cpu_any(void) { return 1; }
+#ifdef SIMD_X86
+/* __builtin_cpu_supports also checks that the OS saves the wide registers (XCR0). */
+static int cpu_avx512(void)
+{
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512vl");
+}
+static int cpu_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+#define X86_ONLY(fn) fn
+#else
+static int cpu_avx512(void) { return 0; }
+static int cpu_avx2(void) { return 0; }
+#define X86_ONLY(fn) NULL
+#endif
+
+const microkernel uk_avx512_6x64 = {"avx512_6x64", 6, 64, X86_ONLY(microkernel_avx512_6x64),
+                                     cpu_avx512, "AVX-512F/DQ/VL"};
+const microkernel uk_avx2_6x16 = {"avx2_6x16", 6, 16, X86_ONLY(microkernel_avx2_6x16), cpu_avx2,
+                                  "AVX2 and FMA"};
+const microkernel uk_generic_6x16 = {"generic", 6, 16, microkernel_generic_6x16, cpu_any,
+                                     "nothing"};
+const microkernel uk_omp_simd_6x64 = {"omp_simd", 6, 64, microkernel_omp_simd_6x64, cpu_any,
+                                       "nothing"};
+
+const microkernel *const simd_kernels[] = {&uk_avx512_6x64, &uk_avx2_6x16, &uk_generic_6x16};
+const int simd_nkernels = sizeof simd_kernels / sizeof simd_kernels[0];
+
+const microkernel *microkernel_best(void)
+{
+    static const microkernel *best;
+    if (!best) /* a benign race: every thread computes the same answer */
+        for (int i = 0; i < simd_nkernels && !best; i++)
+            if (simd_kernels[i]->cpu_has())
+                best = simd_kernels[i];
+    return best;
+}
+
+/* ------------------------------------------------------------ the block sizes */
+
+void simd_cache_sizes(long *l1d, long *l2, long *l3)
+{
+    /* glibc reads these from CPUID (x86) or sysfs; 0 or -1 where it cannot tell. */
+    long a = sysconf(_SC_LEVEL1_DCACHE_SIZE), b = sysconf(_SC_LEVEL2_CACHE_SIZE),
+         c = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    *l1d = a > 0 ? a : 32L << 10;
+    *l2 = b > 0 ? b : 256L << 10;
+    *l3 = c > 0 ? c : 4L << 20;
+}
+
+static int override_mc, override_kc, override_nc;
+
+void gemm_blocking_override(int mc, int kc, int nc)
+{
+    override_mc = mc;
+    override_kc = kc;
+    override_nc = nc;
+}
+
+gemm_blocking gemm_blocking_for(const microkernel *uk)
+{
+    long l1d, l2, l3;
+    simd_cache_sizes(&l1d, &l2, &l3);
+    gemm_blocking bs;
+    /* KC (L1): the kernel reads one MR x KC micro-panel of A once per NR columns of the
+     * B block; it should stay in L1 between those calls, so at most half of L1 for it (the
+     * B micro-panel streams through the other half). A bigger KC also loads and stores the
+     * tile of C once per longer run of FMAs. The largest power of two that fits, 64..1024. */
+    bs.kc = 64;
+    while (bs.kc < 1024 && 4L * uk->mr * (2 * bs.kc) <= l1d / 2)
+        bs.kc *= 2;
+    /* NC (L2): the KC x NC block of B is read once per MR rows of A: keep it in the
+     * core's own L2, again at half the capacity (A panels and C pass through too). */
+    bs.nc = (int)(l2 / 2 / (4L * bs.kc)) / uk->nr * uk->nr;
+    bs.nc = max_int(bs.nc, uk->nr);
+    if (override_nc)
+        bs.nc = round_up(override_nc, uk->nr);
+    /* MC (L3): the MC x KC block of A is read once per block of B, by every thread:
+     * keep it in the shared L3, half of it, at most 8192 rows. */
+    bs.mc = (int)min_int((int)(l3 / 2 / (4L * bs.kc)), 8192) / uk->mr * uk->mr;
+    bs.mc = max_int(bs.mc, uk->mr);
+    if (override_mc)
+        bs.mc = round_up(override_mc, uk->mr);
+    return bs;
+}
+
+/* ------------------------------------------------------------ packing */
+
+/* rows x kc of A (rows <= MR) -> an MR x kc micro-panel, column by column:
+ * dst[p*MR + i] = A(i, p), and zeros in the rows past `rows`. Row by row: each row of A
+ * is read contiguously, and the writes, MR floats apart, all land in the panel (in L1).
+ * A row segment is short (kc floats), too short for the hardware prefetcher to get
+ * going, so each row first asks for the row MR below it: the next panel's. */
+static void pack_a_panel(int MR, int rows, int kc, const float *A, int lda, int prefetch_rows,
+                         float *dst)
+{
+    for (int i = 0; i < rows; i++) {
+        const float *a = &A[IDX(i, 0, lda)];
+        if (i + MR < prefetch_rows)
+            for (int p = 0; p < kc; p += 16)
+                __builtin_prefetch(&a[IDX(MR, p, lda)]);
+        for (int p = 0; p < kc; p++)
+            dst[(size_t)p * MR + i] = a[p];
+    }
+    for (int i = rows; i < MR; i++)
+        for (int p = 0; p < kc; p++)
+            dst[(size_t)p * MR + i] = 0.0f;
+}
+
+/* kc x cols of B -> micro-panels of NR columns, each kc rows of NR floats:
+ * micro-panel jr/NR starts at dst + jr*kc; zeros in the columns past `cols`.
+ * Row by row of B: reads walk along a row (the prefetcher follows them); walking down
+ * a micro-panel's columns instead would jump ldb floats, a new page, at every step.
+ * Each row asks for the one 4 rows below it (the rows are short streams). */
+static void pack_b_block(int NR, int kc, int cols, const float *B, int ldb, float *dst)
+{
+    for (int p = 0; p < kc; p++) {
+        const float *b = &B[IDX(p, 0, ldb)];
+        if (p + 4 < kc)
+            for (int j = 0; j < cols; j += 16)
+                __builtin_prefetch(&b[IDX(4, j, ldb)]);
+        for (int jr = 0; jr < cols; jr += NR) {
+            float *d = dst + (size_t)jr * kc + (size_t)p * NR;
+            const int w = min_int(NR, cols - jr);
+            for (int j = 0; j < w; j++) /* a loop, not memcpy: NR floats are too few for a call */
+                d[j] = b[jr + j];
+            for (int j = w; j < NR; j++)
+                d[j] = 0.0f;
+        }
+    }
+}
+
+/* The packing buffers, kept by the calling thread from one call to the next: a large
+ * malloc per call would pay page faults on fresh memory every time. */
+static float *workspace(size_t floats)
+{
+    static _Thread_local float *buf;
+    static _Thread_local size_t cap;
+    if (floats > cap) {
+        free(buf);
+        buf = aligned_alloc(64, (floats * sizeof(float) + 63) / 64 * 64);
+        if (!buf) {
+            fprintf(stderr, "gemm_packed: cannot allocate %.1f MiB of packing buffers\n",
+                    (double)floats * sizeof(float) / 1048576.0);
+            abort();
+        }
+        cap = floats;
+    }
+    return buf;
+}
+
+/* ------------------------------------------------------------ the five loops */
+
+#define SMALL_FOR_THREADS (128.0 * 128 * 128) /* M*N*K below this: one thread */
+
+void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const float *A,
+                 int lda, const float *B, int ldb, float beta, float *C, int ldc)
+{
+    if (M <= 0 || N <= 0 || K <= 0)
+        return;
+    const int MR = uk->mr, NR = uk->nr;
+    const gemm_blocking bs = gemm_blocking_for(uk);
+    /* Threads only where there is work for them: starting a parallel region costs
+     * microseconds, what a 64^3 product takes on one core. */
+    const int nthreads = omp_in_parallel() || (double)M * N * K < SMALL_FOR_THREADS
+                             ? 1 : omp_get_max_threads();
+
+    /* K in equal slices of at most KC (K = KC+1 must not leave a slice of 1). */
+    const int kc_max = ceil_div(K, ceil_div(K, bs.kc));
+    const int mc_max = min_int(bs.mc, round_up(M, MR));
+    /* N in nb blocks of nc columns (a multiple of NR, at most about NC), nb a multiple
+     * of the thread count where N allows, so that every thread gets as many. */
+    const int strips = ceil_div(N, NR);
+    int nb = min_int(round_up(ceil_div(N, bs.nc), nthreads), strips);
+    const int nc = NR * ceil_div(strips, nb);
+    nb = ceil_div(N, nc);
+    /* Too few blocks of B for the threads (a narrow C): split the rows of the A block too. */
+    const int mparts = nb >= nthreads ? 1 : nthreads / nb;
+    const int units = nb * mparts;
+
+    /* One A block (shared) and one B block per thread, 64-byte aligned. */
+    const size_t a_floats = (size_t)round_up(mc_max * kc_max, 16);
+    const size_t b_floats = (size_t)round_up(kc_max * nc, 16);
+    float *const apack = workspace(a_floats + (size_t)nthreads * b_floats);
+
+#pragma omp parallel num_threads(nthreads)
+    {
+        float *const bpack = apack + a_floats + (size_t)omp_get_thread_num() * b_floats;
+        for (int ic = 0; ic < M; ic += mc_max) {
+            const int mc = min_int(mc_max, M - ic);
+            const int panels = ceil_div(mc, MR);
+            for (int pc = 0; pc < K; pc += kc_max) {
+                const int kc = min_int(kc_max, K - pc);
+                /* The first slice of K applies beta; the later ones add to it. */
+                const float beta_pc = pc == 0 ? beta : 1.0f;
+
+#pragma omp for schedule(static)
+                for (int q = 0; q < panels; q++)
+                    pack_a_panel(MR, min_int(MR, mc - q * MR), kc, &A[IDX(ic + q * MR, pc, lda)],
+                                 lda, mc - q * MR, apack + (size_t)q * MR * kc);
+                /* (the barrier here: the A block is complete before anyone reads it) */
+
+#pragma omp for schedule(dynamic, 1)
+                for (int u = 0; u < units; u++) {
+                    const int jc = (u / mparts) * nc, part = u % mparts;
+                    const int cols = min_int(nc, N - jc);
+                    const int q0 = panels * part / mparts, q1 = panels * (part + 1) / mparts;
+                    if (q0 == q1)
+                        continue;
+                    pack_b_block(NR, kc, cols, &B[IDX(pc, jc, ldb)], ldb, bpack);
+                    for (int ir = q0 * MR; ir < q1 * MR; ir += MR)
+                        for (int jr = 0; jr < cols; jr += NR)
+                            uk->fn(kc, apack + (size_t)ir * kc, bpack + (size_t)jr * kc, alpha,
+                                   beta_pc, &C[IDX(ic + ir, jc + jr, ldc)], ldc,
+                                   min_int(MR, mc - ir), min_int(NR, cols - jr));
+                }
+                /* (the barrier here: nobody reads the A block when the next is packed) */
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------ the variants */
+
+void gemm_simd(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
+               float beta, float *C, int ldc)
+{
+    gemm_packed(microkernel_best(), M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+#define FORCED(fn, uk)                                                                        \
+    void fn(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb, \
+            float beta, float *C, int ldc)                                                    \
+    {                                                                                         \
+        gemm_packed(&uk, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);                       \
+    }
+FORCED(gemm_avx512_6x64, uk_avx512_6x64)
+FORCED(gemm_avx2_6x16, uk_avx2_6x16)
+FORCED(gemm_generic, uk_generic_6x16)
+FORCED(gemm_omp_simd, uk_omp_simd_6x64)

@@ -1,0 +1,96 @@
+/* kernel_avx512.c: the 6 x 64 micro-kernel in AVX-512 intrinsics.
+ *
+ * This file alone is compiled with -mavx512f -mavx512dq -mavx512vl -mfma (stage.mk), so the
+ * program still builds for, and runs on, a CPU without AVX-512: goto.c calls this kernel only
+ * after __builtin_cpu_supports("avx512f") said yes.
+ *
+ * Why 6 x 64. A zmm register holds 16 floats and there are 32 of them. An FMA gives its
+ * result 4 cycles after it starts and the core starts 2 per cycle (two 512-bit FMA units),
+ * so at least 4 x 2 = 8 independent accumulators must be in flight to keep both units
+ * busy. A tile of MR rows x NV vectors takes MR*NV accumulators, NV registers for the row
+ * of B and 1 for the broadcast element of A. Each step p then loads NV vectors, broadcasts
+ * MR elements and does MR*NV FMAs:
+ *
+ *   tile     accumulators  registers  loads/step  FMAs/step  FMAs per load
+ *   14 x 32       28           31         16          28          1.75
+ *    8 x 48       24           28         11          24          2.2
+ *    6 x 64       24           29         10          24          2.4
+ *    7 x 64       28           33          -           -          (does not fit)
+ *
+ * Every row leaves the FMA units as the limit on paper (two loads per cycle too), but the
+ * core also has to decode and issue every instruction, four per cycle: 14 x 32 issues about
+ * 3.5 per cycle at full FMA speed, 6 x 64 about 3.1, and fewer loads also leave more room
+ * for the lines of B and C arriving from L2. 6 x 64 measured fastest of these in the full
+ * GEMM on the chapter's machine (README.md has the numbers).
+ */
+#include "simd.h"
+
+#ifdef SIMD_X86
+#include <immintrin.h>
+
+#define MR 6
+#define NV 4 /* vectors of 16 floats per row of the tile */
+#define NR (16 * NV)
+/* How far ahead (in steps of p) to ask for the B micro-panel: it streams from L2. */
+#define PREFETCH_B 8
+
+void microkernel_avx512_6x64(int kc, const float *a, const float *b, float alpha, float beta,
+                             float *c, int ldc, int m, int n)
+{
+    /* Every loop over i or v is unrolled (#pragma GCC unroll): acc[i][v] is then a named
+     * register; a loop the compiler kept would index acc in memory instead. */
+    __m512 acc[MR][NV];
+#pragma GCC unroll 6
+    for (int i = 0; i < MR; i++)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; v++)
+            acc[i][v] = _mm512_setzero_ps();
+
+    /* Ask for the tile of C now: it is needed only after the loop, by then it is in L1. */
+    for (int i = 0; i < m; i++)
+        for (int v = 0; v < NV; v++)
+            _mm_prefetch((const char *)&c[IDX(i, 16 * v, ldc)], _MM_HINT_T0);
+
+    for (int p = 0; p < kc; p++) {
+        __m512 bv[NV]; /* row p of the B micro-panel: 64 floats, 4 cache lines */
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; v++) {
+            bv[v] = _mm512_load_ps(b + 16 * v);
+            _mm_prefetch((const char *)(b + PREFETCH_B * NR + 16 * v), _MM_HINT_T0);
+        }
+#pragma GCC unroll 6
+        for (int i = 0; i < MR; i++) {
+            const __m512 ai = _mm512_set1_ps(a[i]); /* A(i, p) in all 16 lanes */
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; v++)
+                acc[i][v] = _mm512_fmadd_ps(ai, bv[v], acc[i][v]);
+        }
+        a += MR;
+        b += NR;
+    }
+
+    /* Store m rows of n columns: lanes past n are masked off, so nothing outside C is
+     * read or written, whatever the width of the edge tile. */
+    __mmask16 mask[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; v++) {
+        const int w = n - 16 * v; /* columns of C in vector v */
+        mask[v] = w >= 16 ? 0xFFFF : w > 0 ? (__mmask16)((1u << w) - 1) : 0;
+    }
+    const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
+#pragma GCC unroll 6
+    for (int i = 0; i < MR; i++) { /* i < MR, not i < m: acc[i] must stay in registers */
+        if (i >= m)
+            break;
+        float *ci = &c[IDX(i, 0, ldc)];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; v++) {
+            __m512 r = _mm512_mul_ps(va, acc[i][v]);
+            if (beta != 0.0f) /* beta == 0: C is not read (it may hold NaN) */
+                r = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(mask[v], ci + 16 * v), r);
+            _mm512_mask_storeu_ps(ci + 16 * v, mask[v], r);
+        }
+    }
+}
+
+#endif

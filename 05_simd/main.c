@@ -1,0 +1,139 @@
+/* 05_simd: packed micro-kernels (goto.c + the kernels), the harness does the rest.
+ *   make stage05 && ./05_simd/simd --sizes 256:4096:x2 --threads 1,2
+ *
+ * Only the variants this CPU can run are in the table (so `--variant all` runs those);
+ * naming one it cannot run exits 77, "skipped", like a CUDA stage without a GPU.
+ * The baseline is OpenBLAS as loaded: with OPENBLAS_CORETYPE set, the CSV's baseline column
+ * says which core was asked for and which one OpenBLAS took ("OpenBLAS-Cooperlake(SkylakeX)");
+ * bench.sh also links this program against BLIS (blis_baseline.c) to compare with BLIS.
+ */
+#include <cblas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../04_threads/threads.h"
+#include "baseline_blas.h"
+#include "simd.h"
+
+static const struct {
+    gemm_variant v;
+    const microkernel *uk; /* its micro-kernel: can this CPU run it? (NULL: plain C) */
+} all_variants[] = {
+    {{"avx512_6x64", "packed Goto loops, 6x64 AVX-512 intrinsics kernel (24 zmm accumulators)",
+      gemm_avx512_6x64}, &uk_avx512_6x64},
+    {{"avx2_6x16", "packed Goto loops, 6x16 AVX2+FMA intrinsics kernel (12 ymm accumulators)",
+      gemm_avx2_6x16}, &uk_avx2_6x16},
+    {{"generic", "packed Goto loops, 6x16 kernel in GCC vector extensions (any CPU)",
+      gemm_generic}, &uk_generic_6x16},
+    {{"omp_simd", "packed Goto loops, 6x64 kernel in plain C + #pragma omp simd",
+      gemm_omp_simd}, &uk_omp_simd_6x64},
+    /* where the chapter starts from: stage 04's best, linked from 04_threads/threads.c */
+    {{"omp_tiled", "stage 04's omp_tiled: 03's unroll_2x4 on tiles of C, OpenMP (linked)",
+      gemm_omp_tiled}, NULL},
+};
+enum { NALL = sizeof all_variants / sizeof all_variants[0] };
+
+static int runnable(int v) { return !all_variants[v].uk || all_variants[v].uk->cpu_has(); }
+
+static char title[512];
+
+static void describe(void)
+{
+    long l1, l2, l3;
+    simd_cache_sizes(&l1, &l2, &l3);
+    const microkernel *uk = microkernel_best();
+    gemm_blocking bs = gemm_blocking_for(uk);
+    snprintf(title, sizeof title,
+             "packed micro-kernels; dispatch picks %s; MC=%d KC=%d NC=%d from L1d %ld KiB, "
+             "L2 %ld KiB, L3 %.1f MiB",
+             uk->name, bs.mc, bs.kc, bs.nc, l1 >> 10, l2 >> 10, l3 / 1048576.0);
+}
+
+/* --blocks MC,KC,NC overrides the block sizes (0 keeps the computed one): for tuning. */
+static int blocks_option(bench_opts *o, const char *opt, const char *val)
+{
+    (void)o;
+    if (strcmp(opt, "--blocks") != 0)
+        return 0;
+    if (!val)
+        cli_die("--blocks: expects MC,KC,NC (0 keeps the computed value)");
+    char *copy = strdup(val), *save = NULL;
+    long v[3] = {0, 0, 0};
+    int n = 0;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == 3)
+            cli_die("--blocks: expects three numbers MC,KC,NC, got '%s'", val);
+        v[n++] = cli_long("--blocks", t, 0, 1 << 16);
+    }
+    free(copy);
+    if (n != 3)
+        cli_die("--blocks: expects three numbers MC,KC,NC, got '%s'", val);
+    gemm_blocking_override((int)v[0], (int)v[1], (int)v[2]);
+    describe();
+    return 2;
+}
+
+/* A variant named with --variant that this CPU cannot run: say so and skip (exit 77). */
+static void refuse_unrunnable(int argc, char **argv)
+{
+    for (int a = 1; a + 1 < argc; a++) {
+        if (strcmp(argv[a], "--variant") != 0)
+            continue;
+        for (int v = 0; v < NALL; v++) {
+            const char *name = all_variants[v].v.name, *s = argv[a + 1];
+            size_t len = strlen(name);
+            for (const char *hit = strstr(s, name); hit; hit = strstr(hit + 1, name))
+                if ((hit == s || hit[-1] == ',') && (hit[len] == ',' || hit[len] == '\0') &&
+                    !runnable(v)) {
+                    const char *prog = strrchr(argv[0], '/');
+                    fprintf(stderr, "%s: --variant %s needs %s, which this CPU lacks: skipped\n",
+                            prog ? prog + 1 : argv[0], name, all_variants[v].uk->needs);
+                    exit(77);
+                }
+        }
+    }
+}
+
+/* "OpenBLAS", or with OPENBLAS_CORETYPE set "OpenBLAS-<asked>(<got>)", or "BLIS". */
+static const char *baseline_name(void)
+{
+    static char name[96];
+    const char *asked = getenv("OPENBLAS_CORETYPE"), *got = openblas_get_corename();
+    if (strncmp(openblas_get_config(), "BLIS", 4) == 0)
+        return "BLIS";
+    if (!asked || !*asked)
+        return "OpenBLAS";
+    if (strcasecmp(asked, got) == 0)
+        snprintf(name, sizeof name, "OpenBLAS-%s", got);
+    else
+        snprintf(name, sizeof name, "OpenBLAS-%s(%s)", asked, got);
+    return name;
+}
+
+int main(int argc, char **argv)
+{
+    refuse_unrunnable(argc, argv);
+    gemm_variant variants[NALL];
+    int n = 0;
+    for (int v = 0; v < NALL; v++)
+        if (runnable(v))
+            variants[n++] = all_variants[v].v;
+    bench_backend backend = openblas_backend;
+    backend.baseline_name = baseline_name();
+    describe();
+    const stage_info stage = {
+        .stage = "05_simd",
+        .title = title,
+        .default_sizes = "256:4096:x2",
+        .default_threads = 0,
+        .variants = variants,
+        .nvariants = n,
+        .extra_option = blocks_option,
+        .extra_help = "  --blocks MC,KC,NC     override the cache block sizes (0: computed "
+                      "from the caches)\n",
+        .backend = &backend,
+    };
+    return bench_main(&stage, argc, argv);
+}

@@ -1,0 +1,85 @@
+/* simd.h: stage 05's packed GEMM, the micro-kernels it runs, and the entry points
+ * a later stage links (06_strassen multiplies its sub-blocks with gemm_simd).
+ *
+ *   goto.c            packing, the five loops around the micro-kernel, the block sizes,
+ *                     the run-time dispatch, one gemm_fn per micro-kernel
+ *   simd.c            microkernel_generic_6x16: GCC vector extensions, any CPU (the exercise)
+ *   kernel_avx512.c   microkernel_avx512_6x64: intrinsics, built with -mavx512f (stage.mk)
+ *   kernel_avx2.c     microkernel_avx2_6x16:    intrinsics, built with -mavx2 -mfma
+ *   kernel_omp_simd.c microkernel_omp_simd_6x64: plain C + #pragma omp simd (the compiler's try)
+ */
+#ifndef SIMD_H
+#define SIMD_H
+
+#include "gemm.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define SIMD_X86 1 /* the AVX2 and AVX-512 kernels exist only here */
+#endif
+
+/* The micro-kernel: one MR x NR tile of C from one packed micro-panel of A and one of B.
+ *
+ *   a: kc steps of MR floats: a[p*MR + i] = A(i, p)   (a column of the MR x kc micro-panel)
+ *   b: kc steps of NR floats: b[p*NR + j] = B(p, j)   (a row of the kc x NR micro-panel)
+ *   c: the tile's top-left element in C (row stride ldc); only its first m <= MR rows and
+ *      n <= NR columns are C's, the rest lies outside the matrix and must not be touched.
+ *
+ *   C[0:m, 0:n] = alpha * (a . b)[0:m, 0:n] + beta * C[0:m, 0:n]
+ *
+ * The packing pads a and b with zeros to full MR and NR, so a kernel always computes the
+ * whole MR x NR product; only its stores look at m and n. When beta == 0, C is not read.
+ * b is 64-byte aligned (so is every row b + p*NR when NR is a multiple of 16); a is not. */
+typedef void microkernel_fn(int kc, const float *a, const float *b, float alpha, float beta,
+                            float *c, int ldc, int m, int n);
+
+microkernel_fn microkernel_generic_6x16, microkernel_omp_simd_6x64;
+#ifdef SIMD_X86
+microkernel_fn microkernel_avx512_6x64, microkernel_avx2_6x16;
+#endif
+
+/* A micro-kernel and the facts the five loops need about it. */
+typedef struct microkernel {
+    const char *name; /* the variant's name: "avx512_6x64" */
+    int mr, nr;       /* the tile it computes */
+    microkernel_fn *fn;
+    int (*cpu_has)(void); /* can this CPU run it? (__builtin_cpu_supports) */
+    const char *needs;    /* what it needs, for messages: "AVX-512F/DQ/VL" */
+} microkernel;
+
+extern const microkernel uk_avx512_6x64, uk_avx2_6x16, uk_generic_6x16, uk_omp_simd_6x64;
+
+/* The dispatch order, fastest first; the last entry runs on any CPU. */
+extern const microkernel *const simd_kernels[];
+extern const int simd_nkernels;
+
+/* The best micro-kernel this CPU can run (decided once, then cached). */
+const microkernel *microkernel_best(void);
+
+/* The cache blocking (see goto.c for which cache bounds which):
+ *   KC  the depth of a packed panel: an MR x KC micro-panel of A stays in L1
+ *   NC  the width of a packed block of B: KC x NC stays in the core's own L2
+ *   MC  the height of a packed block of A: MC x KC stays in the shared L3 */
+typedef struct gemm_blocking {
+    int mc, kc, nc;
+} gemm_blocking;
+
+/* The block sizes for a kernel: from the cache sizes read at run time, each value
+ * replaced by the override where one was set (0 keeps the computed value). */
+gemm_blocking gemm_blocking_for(const microkernel *uk);
+void gemm_blocking_override(int mc, int kc, int nc);
+
+/* The cache sizes the block sizes were computed from (bytes; fallbacks where the
+ * system does not say). */
+void simd_cache_sizes(long *l1d, long *l2, long *l3);
+
+/* The Goto/BLIS algorithm with micro-kernel uk: the gemm_fn contract (gemm.h), OpenMP
+ * over the blocks of B with omp_get_max_threads() threads (one, if called from inside a
+ * parallel region). uk must be one this CPU can run. */
+void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const float *A,
+                 int lda, const float *B, int ldb, float beta, float *C, int ldc);
+
+/* gemm_simd: gemm_packed with the best micro-kernel for this CPU (what 06 calls).
+ * The others force one micro-kernel each: the stage's variants. */
+gemm_fn gemm_simd, gemm_avx512_6x64, gemm_avx2_6x16, gemm_generic, gemm_omp_simd;
+
+#endif
