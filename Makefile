@@ -136,7 +136,7 @@ test: deps                                     ## what CI runs: build, checks, b
 	@tests/run-tests.sh
 
 test-gpu:                                      ## on a GPU machine: every CUDA variant checked, plus compute-sanitizer
-	@tests/run-tests-gpu.sh
+	@tests/run-tests-gpu.sh $(STAGES)
 
 plots:                                         ## charts in docs/figures/<machine>/ from the committed results/<machine>/
 	@test -n "$(PYTHON)" || { echo "no python3 with matplotlib: run scripts/install-deps.sh"; exit 1; }

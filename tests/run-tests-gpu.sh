@@ -8,6 +8,7 @@
 #   4. compute-sanitizer --tool memcheck and --tool racecheck, every variant, small sizes
 # Ends with "N passed, N failed, N skipped". Exit status 77 when there is no GPU (or no nvcc):
 # nothing was tested, and that is not a pass.
+#   tests/run-tests-gpu.sh [NN ...]     only these stages (make test-gpu STAGES="07 08")
 set -u
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -34,23 +35,32 @@ expect_rc() {
 }
 
 stages=$(make -s list-stages | awk '$3 == "gpu"')
+if [ $# -gt 0 ]; then
+    want=" $* "
+    stages=$(while read -r dir prog kind; do
+        [[ $want == *" ${dir%%_*} "* ]] && echo "$dir $prog $kind"; done <<<"$stages")
+    [ -n "$stages" ] || { echo "run-tests-gpu: no CUDA stage among: $*" >&2; exit 2; }
+fi
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
     echo "SKIP: no nvcc: the CUDA stages cannot be built here"
     exit 77
 fi
 
 echo "== build"
-targets="gpu"
+# each stage on its own: one that does not build fails alone, the others are still tested
+built=""
 while read -r dir prog kind; do
-    [ -n "$dir" ] && targets="$targets build/grade/$dir/$prog"
+    [ -n "$dir" ] || continue
+    if make -s -j"$JOBS" "$dir/$prog" "build/grade/$dir/$prog" >"$LOG/build-$prog.log" 2>&1; then
+        ok "build: $dir and its exercise"
+        built="$built$dir $prog $kind"$'\n'
+    else
+        bad "build: $dir (see $LOG/build-$prog.log)"
+        tail -n 10 "$LOG/build-$prog.log" | sed 's/^/    /'
+    fi
 done <<<"$stages"
-# shellcheck disable=SC2086
-if ! make -s -j"$JOBS" $targets >"$LOG/build.log" 2>&1; then
-    bad "make $targets (see $LOG/build.log)"
-    tail -n 30 "$LOG/build.log"
-    finish
-fi
-ok "build: the CUDA stages and their exercises"
+stages=$built
+[ -n "$stages" ] || finish
 
 # Is there a GPU? Ask the first stage (it prints "no CUDA device: skipped", exit 77, if not).
 read -r dir prog kind <<<"$(head -n1 <<<"$stages")"
