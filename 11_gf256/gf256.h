@@ -1,0 +1,64 @@
+/* gf256.h: GF(2^8) arithmetic and the erasure-coding kernels of chapter 11.
+ *
+ * The field: bytes are polynomials over GF(2) of degree < 8, multiplied modulo
+ * x^8 + x^4 + x^3 + x^2 + 1 (0x11D, the polynomial of ISA-L, Linux RAID-6 and most
+ * storage systems). Addition is XOR.
+ *
+ * The product every kernel computes ("encode"):
+ *
+ *     out[i][b] = XOR over j < k of  coef[i*k + j] * in[j][b]     for i < rows, off <= b < off+len
+ *
+ * in: k chunks, out: rows chunks, coef: a rows x k matrix, row-major. Encoding uses the
+ * m x k Cauchy matrix (out = parity); decoding uses the same kernels with the matrix that
+ * rebuilds the lost chunks from k survivors. Kernels work on any len >= 0 and any
+ * alignment; each data byte is read once (for rows up to the kernel's register budget).
+ */
+#ifndef GF256_H
+#define GF256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GF_POLY 0x11D
+#define GF_MAX_CHUNKS 256 /* k + m <= 256: a Cauchy matrix needs k + m distinct field elements */
+
+/* ---- the field (gf256.c) --------------------------------------------------------------- */
+extern uint8_t gf_log[256];   /* gf_log[x] = i with 2^i = x, for x != 0 */
+extern uint8_t gf_exp[512];   /* gf_exp[i] = 2^i; doubled so gf_exp[a + b] needs no "mod 255" */
+
+void gf_init(void);                       /* fills gf_log and gf_exp; call once */
+uint8_t gf_mul(uint8_t a, uint8_t b);
+uint8_t gf_inv(uint8_t a);                /* a != 0 */
+/* Invert the n x n matrix a (row-major) into inv by Gauss-Jordan elimination.
+ * Returns 0, or -1 when a is singular. a is overwritten. */
+int gf_invert_matrix(uint8_t *a, uint8_t *inv, int n);
+
+/* ---- what a kernel needs, computed once per matrix (like ISA-L's ec_init_tables) -------- */
+typedef struct gf_plan {
+    int k, rows;
+    uint8_t *coef;      /* rows x k */
+    uint8_t *nib;       /* split tables: 32 bytes per coefficient, (i, j) order:
+                           [c*0, c*1, ..., c*15] then [c*0x00, c*0x10, ..., c*0xf0] */
+    uint64_t *affine;   /* one 8x8 bit matrix per coefficient, as gf2p8affineqb reads it */
+} gf_plan;
+
+/* The two tables of the split-table method for coefficient c. */
+void gf_split_tables(uint8_t c, uint8_t lo[16], uint8_t hi[16]);
+/* The 8x8 matrix over GF(2) of "multiply by c", in gf2p8affineqb's layout:
+ * byte 7-r holds row r (which input bits make output bit r). */
+uint64_t gf_affine_matrix(uint8_t c);
+
+/* Build a plan for a rows x k matrix (copies coef). Returns 0, or -1 out of memory. */
+int gf_plan_init(gf_plan *p, int k, int rows, const uint8_t *coef);
+void gf_plan_free(gf_plan *p);
+
+/* ---- the kernels ------------------------------------------------------------------------ */
+typedef void gf_encode_fn(const gf_plan *p, const uint8_t *const *in, uint8_t *const *out,
+                          size_t off, size_t len);
+
+gf_encode_fn encode_table;         /* gf256.c: log/exp tables, one byte at a time */
+gf_encode_fn encode_split_avx2;    /* split_avx2.c: 4-bit tables + PSHUFB, 32 bytes */
+gf_encode_fn encode_split_avx512;  /* split_avx512.c: the same, 64 bytes, VPTERNLOG */
+gf_encode_fn encode_gfni;          /* gfni.c: GF2P8AFFINEQB with per-coefficient matrices */
+
+#endif

@@ -1,0 +1,547 @@
+/* 11_gf256 on the GPU: a small coding matrix times a very wide matrix of bytes.
+ *
+ *   gpu_tables  one thread per byte column; log and exp tables in shared memory. The
+ *               direct translation of the scalar kernel: byte loads, two dependent table
+ *               lookups per product.
+ *   gpu_rect    each thread takes 16 bytes (a uint4) of every chunk and keeps 4 output rows
+ *               per 32-bit accumulator word. The tables hold words: T_j[x] packs the products
+ *               c(r,j)*x of four rows r, so one lookup serves four rows. The tile (rows per
+ *               block, copies of the tables against bank conflicts, blocks per SM) is chosen
+ *               at run time from k, m and the device, in dynamic shared memory.
+ *   gpu_affine  no tables: the 8x8 bit-matrix product of gfni.c in integer instructions.
+ *               Bit b of every byte of a word, as 0/1 bytes, times the byte c*2^b gives that
+ *               bit's share of c*x in every byte at once (no carries), XOR the eight shares.
+ *
+ * Data live in one device buffer per side, chunk j at in + j*pitch, pitch a multiple of 16
+ * with the padding zero: a thread's 16-byte load never crosses a chunk's end, and padding
+ * bytes encode to padding the host never copies back. Every kernel handles any length.
+ */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "cuda_harness.cuh"
+#include "gpu.h"
+#include "timer.h"
+
+#define THREADS 256
+
+static cudaDeviceProp prop;
+static int opened = -1;
+
+/* __byte_perm on the device; the same selection on the host. */
+__host__ __device__ static inline uint32_t bperm(uint32_t x, uint32_t y, uint32_t s)
+{
+#ifdef __CUDA_ARCH__
+    return __byte_perm(x, y, s);
+#else
+    uint64_t v = (uint64_t)y << 32 | x;
+    uint32_t r = 0;
+    for (int n = 0; n < 4; n++)
+        r |= (uint32_t)(v >> (8 * ((s >> (4 * n)) & 7)) & 0xff) << (8 * n);
+    return r;
+#endif
+}
+
+/* ---- gpu_tables ------------------------------------------------------------------------ */
+
+/* clog[i*k + j] = log of coef(i, j), or 255 for a zero coefficient. */
+__global__ void __launch_bounds__(THREADS) k_tables(const uint8_t *__restrict__ in,
+                                                    uint8_t *__restrict__ out, size_t pitch,
+                                                    size_t len, int k, int rows,
+                                                    const uint8_t *__restrict__ clog,
+                                                    const uint8_t *__restrict__ log_g,
+                                                    const uint8_t *__restrict__ exp_g)
+{
+    extern __shared__ uint8_t sm[];
+    uint8_t *slog = sm, *sexp = sm + 256, *sclog = sm + 768;
+    for (int t = threadIdx.x; t < 256; t += blockDim.x)
+        slog[t] = log_g[t];
+    for (int t = threadIdx.x; t < 512; t += blockDim.x)
+        sexp[t] = exp_g[t];
+    for (int t = threadIdx.x; t < rows * k; t += blockDim.x)
+        sclog[t] = clog[t];
+    __syncthreads();
+    for (size_t b = (size_t)blockIdx.x * blockDim.x + threadIdx.x; b < len;
+         b += (size_t)gridDim.x * blockDim.x)
+        for (int i = 0; i < rows; i++) {
+            unsigned acc = 0;
+            for (int j = 0; j < k; j++) {
+                unsigned x = in[j * pitch + b], c = sclog[i * k + j];
+                if (x != 0 && c != 255)
+                    acc ^= sexp[slog[x] + c];
+            }
+            out[i * pitch + b] = (uint8_t)acc;
+        }
+}
+
+/* ---- gpu_rect ---------------------------------------------------------------------------- */
+
+/* acc[t] holds, for byte t of a word, the products of 4 rows (row r in byte r). Turn four
+ * such words into one word per row: a 4x4 byte transpose in 8 byte permutes. */
+__host__ __device__ static inline void transpose4(const uint32_t a[4], uint32_t row[4])
+{
+    uint32_t lo01 = bperm(a[0], a[1], 0x5140), hi01 = bperm(a[0], a[1], 0x7362);
+    uint32_t lo23 = bperm(a[2], a[3], 0x5140), hi23 = bperm(a[2], a[3], 0x7362);
+    row[0] = bperm(lo01, lo23, 0x5410);
+    row[1] = bperm(lo01, lo23, 0x7632);
+    row[2] = bperm(hi01, hi23, 0x5410);
+    row[3] = bperm(hi01, hi23, 0x7632);
+}
+
+/* Tables in shared memory: for input j (of this launch's slice) and row group g of the
+ * block, 256 words, each stored `copies` times side by side: thread t reads copy
+ * t % copies, which spreads a warp's random lookups over more banks. */
+template <int G>
+__global__ void __launch_bounds__(THREADS) k_rect(const uint8_t *__restrict__ in,
+                                                  uint8_t *__restrict__ out, size_t pitch,
+                                                  size_t ncols, int j0, int nj, int rows,
+                                                  int ngroups, const uint32_t *__restrict__ wtab,
+                                                  int cshift, int accumulate)
+{
+    extern __shared__ uint32_t stab[];
+    const int copies = 1 << cshift, g0 = blockIdx.y * G;
+    for (int t = threadIdx.x; t < nj * G * 256; t += blockDim.x) {
+        int j = t / (G * 256), g = t / 256 % G, x = t & 255;
+        uint32_t w = g0 + g < ngroups ? wtab[((size_t)(j0 + j) * ngroups + g0 + g) * 256 + x] : 0;
+        for (int c = 0; c < copies; c++)
+            stab[(t << cshift) + c] = w;
+    }
+    __syncthreads();
+    const uint32_t *mine = stab + (threadIdx.x & (copies - 1));
+    for (size_t col = (size_t)blockIdx.x * blockDim.x + threadIdx.x; col < ncols;
+         col += (size_t)gridDim.x * blockDim.x) {
+        uint32_t acc[G][16];
+#pragma unroll
+        for (int g = 0; g < G; g++)
+#pragma unroll
+            for (int t = 0; t < 16; t++)
+                acc[g][t] = 0;
+        for (int j = 0; j < nj; j++) {
+            uint4 v = __ldg((const uint4 *)(in + (size_t)(j0 + j) * pitch) + col);
+            const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+            const uint32_t *tj = mine + ((j * G * 256) << cshift);
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+#pragma unroll
+                for (int t = 0; t < 4; t++) {
+                    uint32_t x = bperm(w[q], 0, 0x4440 + t); /* byte t, zero-extended */
+#pragma unroll
+                    for (int g = 0; g < G; g++)
+                        acc[g][4 * q + t] ^= tj[(g * 256 + x) << cshift];
+                }
+        }
+#pragma unroll
+        for (int g = 0; g < G; g++) {
+            if (g0 + g >= ngroups)
+                break;
+            uint32_t rw[4][4]; /* rw[q][r]: word q of row r */
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+                transpose4(&acc[g][4 * q], rw[q]);
+#pragma unroll
+            for (int r = 0; r < 4; r++) {
+                int row = 4 * (g0 + g) + r;
+                if (row >= rows)
+                    break;
+                uint4 *dst = (uint4 *)(out + (size_t)row * pitch) + col;
+                uint4 o = make_uint4(rw[0][r], rw[1][r], rw[2][r], rw[3][r]);
+                if (accumulate) { /* a later slice of k adds to what the first wrote */
+                    uint4 p = *dst;
+                    o.x ^= p.x; o.y ^= p.y; o.z ^= p.z; o.w ^= p.w;
+                }
+                *dst = o;
+            }
+        }
+    }
+}
+
+/* ---- gpu_affine ------------------------------------------------------------------------- */
+
+/* kc[(i*k + j)*8 + b] = coef(i, j) * 2^b: column b of the coefficient's bit matrix. */
+template <int P>
+__global__ void __launch_bounds__(THREADS) k_affine(const uint8_t *__restrict__ in,
+                                                    uint8_t *__restrict__ out, size_t pitch,
+                                                    size_t ncols, int k, int rows,
+                                                    const uint32_t *__restrict__ kc)
+{
+    extern __shared__ uint32_t sk[]; /* this block's P rows of kc */
+    const int r0 = blockIdx.y * P;
+    for (int t = threadIdx.x; t < P * k * 8; t += blockDim.x)
+        sk[t] = r0 + t / (k * 8) < rows ? kc[(size_t)r0 * k * 8 + t] : 0;
+    __syncthreads();
+    for (size_t col = (size_t)blockIdx.x * blockDim.x + threadIdx.x; col < ncols;
+         col += (size_t)gridDim.x * blockDim.x) {
+        uint32_t acc[P][4];
+#pragma unroll
+        for (int r = 0; r < P; r++)
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+                acc[r][q] = 0;
+        for (int j = 0; j < k; j++) {
+            uint4 v = __ldg((const uint4 *)(in + (size_t)j * pitch) + col);
+            const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+            uint32_t bit[4][8]; /* bit[q][b]: bit b of each byte of word q, as 0 or 1 */
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+#pragma unroll
+                for (int b = 0; b < 8; b++)
+                    bit[q][b] = w[q] >> b & 0x01010101u;
+#pragma unroll
+            for (int r = 0; r < P; r++) {
+                const uint4 *c4 = (const uint4 *)(sk + (r * k + j) * 8);
+                const uint4 ca = c4[0], cb = c4[1];
+                const uint32_t c[8] = {ca.x, ca.y, ca.z, ca.w, cb.x, cb.y, cb.z, cb.w};
+#pragma unroll
+                for (int q = 0; q < 4; q++) {
+                    uint32_t s = 0;
+#pragma unroll
+                    for (int b = 0; b < 8; b++)
+                        s ^= bit[q][b] * c[b]; /* 0/1 bytes times a byte: no carries */
+                    acc[r][q] ^= s;
+                }
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < P; r++)
+            if (r0 + r < rows)
+                ((uint4 *)(out + (size_t)(r0 + r) * pitch))[col] =
+                    make_uint4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]);
+    }
+}
+
+/* ---- host side ----------------------------------------------------------------------------- */
+
+extern "C" int gf_gpu_open(int device, char *name, size_t namelen)
+{
+    int n = 0;
+    cudaError_t err = cudaGetDeviceCount(&n);
+    if (err != cudaSuccess || n == 0) {
+        snprintf(name, namelen, "no CUDA device (%s)",
+                 err != cudaSuccess ? cudaGetErrorString(err) : "none found");
+        return -1;
+    }
+    if (device >= n) {
+        snprintf(name, namelen, "no CUDA device %d (this machine has %d)", device, n);
+        return -1;
+    }
+    CUDA_CHECK(cudaSetDevice(device));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    opened = device;
+    snprintf(name, namelen, "%s", prop.name);
+    return 0;
+}
+
+static double event_ms(cudaEvent_t a, cudaEvent_t b)
+{
+    float ms;
+    CUDA_CHECK(cudaEventSynchronize(b));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+    return ms;
+}
+
+extern "C" double gf_gpu_copy_gbps(size_t bytes)
+{
+    void *src, *dst;
+    if (cudaMalloc(&src, bytes) != cudaSuccess)
+        return 0;
+    if (cudaMalloc(&dst, bytes) != cudaSuccess) {
+        CUDA_CHECK(cudaFree(src));
+        return 0;
+    }
+    CUDA_CHECK(cudaMemset(src, 1, bytes));
+    cudaEvent_t e0, e1;
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    double best = 1e30;
+    for (int r = 0; r < 11; r++) { /* the first is a warm-up */
+        CUDA_CHECK(cudaEventRecord(e0));
+        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice));
+        CUDA_CHECK(cudaEventRecord(e1));
+        double ms = event_ms(e0, e1);
+        if (r > 0)
+            best = std::min(best, ms);
+    }
+    CUDA_CHECK(cudaEventDestroy(e0));
+    CUDA_CHECK(cudaEventDestroy(e1));
+    CUDA_CHECK(cudaFree(src));
+    CUDA_CHECK(cudaFree(dst));
+    return 2.0 * (double)bytes / (best * 1e6);
+}
+
+/* One launch of a kernel over the whole problem, as set up by prepare(). */
+struct launch {
+    enum gf_gpu_kernel kind;
+    int k, rows;
+    size_t pitch, len, ncols;
+    uint8_t *din, *dout;
+    void *dtab;            /* the kernel's tables on the device */
+    dim3 grid;
+    size_t smem;
+    int G, P, cshift, jslice; /* gpu_rect: groups per block, copies = 1<<cshift, k per launch */
+};
+
+static void run_kernel(const launch &L)
+{
+    switch (L.kind) {
+    case GF_GPU_TABLES:
+        k_tables<<<L.grid, THREADS, L.smem>>>(L.din, L.dout, L.pitch, L.len, L.k, L.rows,
+                                              (const uint8_t *)L.dtab,
+                                              (const uint8_t *)L.dtab + L.rows * L.k,
+                                              (const uint8_t *)L.dtab + L.rows * L.k + 256);
+        CUDA_CHECK_LAUNCH();
+        break;
+    case GF_GPU_RECT: {
+        int ngroups = (L.rows + 3) / 4;
+        for (int j0 = 0; j0 < L.k; j0 += L.jslice) {
+            int nj = std::min(L.jslice, L.k - j0);
+            size_t smem = (size_t)nj * L.G * 256 * 4 << L.cshift;
+            if (L.G == 1)
+                k_rect<1><<<L.grid, THREADS, smem>>>(L.din, L.dout, L.pitch, L.ncols, j0, nj,
+                                                     L.rows, ngroups, (const uint32_t *)L.dtab,
+                                                     L.cshift, j0 > 0);
+            else
+                k_rect<2><<<L.grid, THREADS, smem>>>(L.din, L.dout, L.pitch, L.ncols, j0, nj,
+                                                     L.rows, ngroups, (const uint32_t *)L.dtab,
+                                                     L.cshift, j0 > 0);
+            CUDA_CHECK_LAUNCH();
+        }
+        break;
+    }
+    case GF_GPU_AFFINE:
+        switch (L.P) {
+#define CASE(n)                                                                               \
+    case n:                                                                                   \
+        k_affine<n><<<L.grid, THREADS, L.smem>>>(L.din, L.dout, L.pitch, L.ncols, L.k, L.rows, \
+                                                 (const uint32_t *)L.dtab);                  \
+        break;
+            CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7) CASE(8)
+#undef CASE
+        }
+        CUDA_CHECK_LAUNCH();
+        break;
+    }
+}
+
+/* Blocks of `fn` that fit on one SM with `smem` bytes of dynamic shared memory. */
+template <typename F> static int blocks_per_sm(F fn, size_t smem)
+{
+    int n = 0;
+    CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, fn, THREADS, smem));
+    return std::max(n, 1);
+}
+
+/* Copies of gpu_rect's tables: GF_RECT_COPIES=1|2|4|8 forces a value (for the chapter's
+ * experiment); otherwise the most that still lets 4 blocks share an SM. */
+static int rect_cshift(size_t table_bytes)
+{
+    const char *env = getenv("GF_RECT_COPIES");
+    if (env && *env) {
+        int c = atoi(env), s = 0;
+        while ((2 << s) <= c && s < 3)
+            s++;
+        return s;
+    }
+    int s = 3;
+    size_t per_sm = prop.sharedMemPerMultiprocessor - 4096;
+    while (s > 0 && 4 * (table_bytes << s) > per_sm)
+        s--;
+    return s;
+}
+
+/* Tables and launch shape for kind; host tables from the field f. */
+static int prepare(launch &L, const gf_gpu_field *f, const uint8_t *coef, char *shape,
+                   size_t shapelen, char *err, size_t errlen)
+{
+    const int k = L.k, rows = L.rows, sms = prop.multiProcessorCount;
+    const size_t optin = prop.sharedMemPerBlockOptin;
+    std::vector<uint8_t> bytes;
+    std::vector<uint32_t> words;
+    size_t grid_x = 0;
+    switch (L.kind) {
+    case GF_GPU_TABLES: {
+        bytes.resize((size_t)rows * k + 768);
+        for (int t = 0; t < rows * k; t++)
+            bytes[t] = coef[t] ? f->log[coef[t]] : 255;
+        memcpy(&bytes[(size_t)rows * k], f->log, 256);
+        memcpy(&bytes[(size_t)rows * k + 256], f->exp, 512);
+        L.smem = 768 + (size_t)rows * k;
+        int per_sm = blocks_per_sm(k_tables, L.smem);
+        grid_x = std::min<size_t>((L.len + THREADS - 1) / THREADS, (size_t)sms * per_sm);
+        snprintf(shape, shapelen, "%d threads x 1 byte, %d blocks", THREADS, (int)grid_x);
+        break;
+    }
+    case GF_GPU_RECT: {
+        int ngroups = (rows + 3) / 4;
+        words.assign((size_t)k * ngroups * 256, 0);
+        for (int j = 0; j < k; j++)
+            for (int g = 0; g < ngroups; g++)
+                for (int x = 0; x < 256; x++) {
+                    uint32_t w = 0;
+                    for (int r = 0; r < 4 && 4 * g + r < rows; r++)
+                        w |= (uint32_t)f->mul[coef[(4 * g + r) * k + j] * 256 + x] << (8 * r);
+                    words[((size_t)j * ngroups + g) * 256 + x] = w;
+                }
+        L.G = ngroups >= 2 ? 2 : 1;                          /* rows per block: 4 or 8 */
+        L.jslice = (int)std::min<size_t>(k, optin / (L.G * 1024)); /* inputs per launch */
+        if (L.jslice < 1) {
+            snprintf(err, errlen, "gpu_rect: tables do not fit in shared memory");
+            return -1;
+        }
+        L.cshift = rect_cshift((size_t)L.jslice * L.G * 1024);
+        while (((size_t)L.jslice * L.G * 1024 << L.cshift) > optin)
+            L.cshift--;
+        L.smem = (size_t)L.jslice * L.G * 1024 << L.cshift;
+        int per_sm = L.G == 1 ? blocks_per_sm(k_rect<1>, L.smem) : blocks_per_sm(k_rect<2>, L.smem);
+        grid_x = std::min<size_t>((L.ncols + THREADS - 1) / THREADS, (size_t)sms * per_sm);
+        L.grid.y = (ngroups + L.G - 1) / L.G;
+        snprintf(shape, shapelen,
+                 "tile %d rows x %d B, %d table copies, %zu KiB smem, %d blocks/SM, grid %dx%d%s",
+                 4 * L.G, THREADS * 16, 1 << L.cshift, L.smem / 1024, per_sm, (int)grid_x,
+                 (int)L.grid.y, L.jslice < k ? ", k in slices" : "");
+        break;
+    }
+    case GF_GPU_AFFINE: {
+        L.P = std::min(rows, 8);
+        while (L.P > 1 && (size_t)L.P * k * 32 > optin)
+            L.P--;
+        words.resize((size_t)rows * k * 8);
+        for (int t = 0; t < rows * k; t++)
+            for (int b = 0; b < 8; b++)
+                words[(size_t)t * 8 + b] = f->mul[coef[t] * 256 + (1 << b)];
+        L.smem = (size_t)L.P * k * 32;
+        int per_sm = 1;
+        switch (L.P) {
+#define CASE(n) case n: per_sm = blocks_per_sm(k_affine<n>, L.smem); break;
+            CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7) CASE(8)
+#undef CASE
+        }
+        grid_x = std::min<size_t>((L.ncols + THREADS - 1) / THREADS, (size_t)sms * per_sm);
+        L.grid.y = (rows + L.P - 1) / L.P;
+        snprintf(shape, shapelen, "tile %d rows x %d B, %d blocks/SM, grid %dx%d", L.P,
+                 THREADS * 16, per_sm, (int)grid_x, (int)L.grid.y);
+        break;
+    }
+    }
+    L.grid.x = (unsigned)std::max<size_t>(grid_x, 1);
+    size_t tbytes = bytes.empty() ? words.size() * 4 : bytes.size();
+    if (cudaMalloc(&L.dtab, tbytes) != cudaSuccess) {
+        snprintf(err, errlen, "cannot allocate %zu bytes of tables on the GPU", tbytes);
+        return -1;
+    }
+    CUDA_CHECK(cudaMemcpy(L.dtab, bytes.empty() ? (const void *)words.data() : bytes.data(),
+                          tbytes, cudaMemcpyHostToDevice));
+    return 0;
+}
+
+static void summarize(std::vector<double> &t, gf_gpu_timing *out)
+{
+    out->reps = (int)t.size();
+    out->ms_min = timer_min(t.data(), (int)t.size());
+    out->ms_median = timer_median(t.data(), (int)t.size());
+}
+
+extern "C" int gf_gpu_encode(enum gf_gpu_kernel kind, const gf_gpu_field *f, int k, int rows,
+                             const uint8_t *coef, const uint8_t *const *in, uint8_t *const *out,
+                             size_t len, double min_time, int max_reps, int reps,
+                             gf_gpu_timing *kernel_t, gf_gpu_timing *e2e_t, char *shape,
+                             size_t shapelen, char *err, size_t errlen)
+{
+    if (opened < 0) {
+        snprintf(err, errlen, "no CUDA device opened");
+        return -1;
+    }
+    launch L = {};
+    L.kind = kind;
+    L.k = k;
+    L.rows = rows;
+    L.len = len;
+    L.pitch = (len + 15) / 16 * 16;
+    L.ncols = L.pitch / 16;
+    L.grid = dim3(1, 1, 1);
+    size_t in_bytes = (size_t)k * L.pitch, out_bytes = (size_t)rows * L.pitch;
+    if (cudaMalloc((void **)&L.din, in_bytes) != cudaSuccess ||
+        cudaMalloc((void **)&L.dout, out_bytes) != cudaSuccess) {
+        cudaGetLastError();
+        if (L.din)
+            CUDA_CHECK(cudaFree(L.din));
+        snprintf(err, errlen, "cannot allocate %.2f GiB on the GPU",
+                 (double)(in_bytes + out_bytes) / (1 << 30));
+        return -1;
+    }
+    CUDA_CHECK(cudaMemset(L.din, 0, in_bytes)); /* the padding encodes to padding */
+    CUDA_CHECK(cudaMemset(L.dout, 0xA5, out_bytes)); /* poison: unwritten bytes fail */
+    for (int j = 0; j < k; j++)
+        CUDA_CHECK(cudaMemcpy(L.din + (size_t)j * L.pitch, in[j], len, cudaMemcpyHostToDevice));
+    if (prepare(L, f, coef, shape, shapelen, err, errlen) != 0) {
+        CUDA_CHECK(cudaFree(L.din));
+        CUDA_CHECK(cudaFree(L.dout));
+        return -1;
+    }
+    run_kernel(L);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < rows; i++)
+        CUDA_CHECK(cudaMemcpy(out[i], L.dout + (size_t)i * L.pitch, len, cudaMemcpyDeviceToHost));
+
+    if (kernel_t && e2e_t) {
+        cudaEvent_t e0, e1;
+        CUDA_CHECK(cudaEventCreate(&e0));
+        CUDA_CHECK(cudaEventCreate(&e1));
+        std::vector<double> t;
+        double total = 0;
+        /* the kernel alone, data resident on the GPU (the check run above was the warm-up) */
+        while (reps > 0 ? (int)t.size() < reps : (total < min_time * 1e3 && (int)t.size() < max_reps)) {
+            CUDA_CHECK(cudaEventRecord(e0));
+            run_kernel(L);
+            CUDA_CHECK(cudaEventRecord(e1));
+            t.push_back(event_ms(e0, e1));
+            total += t.back();
+        }
+        summarize(t, kernel_t);
+        /* end to end: pinned host buffers -> GPU, kernel, parity -> host */
+        uint8_t *hin, *hout;
+        if (cudaMallocHost((void **)&hin, in_bytes) != cudaSuccess ||
+            cudaMallocHost((void **)&hout, out_bytes) != cudaSuccess) {
+            cudaGetLastError();
+            e2e_t->reps = 0;
+        } else {
+            memset(hin, 0, in_bytes);
+            for (int j = 0; j < k; j++)
+                memcpy(hin + (size_t)j * L.pitch, in[j], len);
+            t.clear();
+            total = 0;
+            for (int r = -1; reps > 0 ? r < reps : (r < 0 || (total < min_time * 1e3 && r < max_reps)); r++) {
+                CUDA_CHECK(cudaEventRecord(e0));
+                CUDA_CHECK(cudaMemcpyAsync(L.din, hin, in_bytes, cudaMemcpyHostToDevice));
+                run_kernel(L);
+                CUDA_CHECK(cudaMemcpyAsync(hout, L.dout, out_bytes, cudaMemcpyDeviceToHost));
+                CUDA_CHECK(cudaEventRecord(e1));
+                double ms = event_ms(e0, e1);
+                if (r >= 0) { /* r = -1: a warm-up */
+                    t.push_back(ms);
+                    total += ms;
+                }
+            }
+            summarize(t, e2e_t);
+            for (int i = 0; i < rows; i++) /* what the timed runs brought back must match too */
+                if (memcmp(hout + (size_t)i * L.pitch, out[i], len) != 0) {
+                    snprintf(err, errlen, "end-to-end run differs from the first run in row %d", i);
+                    e2e_t->reps = -1;
+                }
+            CUDA_CHECK(cudaFreeHost(hin));
+            CUDA_CHECK(cudaFreeHost(hout));
+        }
+        CUDA_CHECK(cudaEventDestroy(e0));
+        CUDA_CHECK(cudaEventDestroy(e1));
+    }
+    CUDA_CHECK(cudaFree(L.dtab));
+    CUDA_CHECK(cudaFree(L.din));
+    CUDA_CHECK(cudaFree(L.dout));
+    return 0;
+}

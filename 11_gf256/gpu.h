@@ -1,0 +1,54 @@
+/* gpu.h: the GPU kernels of chapter 11 (gpu.cu), called from the C driver.
+ *
+ * gpu.cu is built and linked only when nvcc is found (stage.mk); gpu_none.c holds weak
+ * stand-ins that report "not built with CUDA", which the real ones replace at link time.
+ */
+#ifndef GF_GPU_H
+#define GF_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum gf_gpu_kernel {
+    GF_GPU_TABLES, /* one byte per thread, log/exp tables in shared memory */
+    GF_GPU_RECT,   /* run-time tile shape, 4 bytes per word, product tables of words */
+    GF_GPU_AFFINE, /* the affine map of gfni.c in integer instructions: no tables */
+};
+
+/* What the kernels need from the field: log/exp tables and the 256 x 256 products,
+ * all computed on the host by gf256.c. */
+typedef struct gf_gpu_field {
+    const uint8_t *log, *exp, *mul;
+} gf_gpu_field;
+
+typedef struct gf_gpu_timing {
+    double ms_median, ms_min;
+    int reps;
+} gf_gpu_timing;
+
+/* Pick the device: 0 and its name, or -1 with the reason in name (no device, no CUDA). */
+int gf_gpu_open(int device, char *name, size_t namelen);
+
+/* Device-to-device cudaMemcpy of `bytes`, best of 10: (bytes read + bytes written) / s / 1e9. */
+double gf_gpu_copy_gbps(size_t bytes);
+
+/* out = coef x in over len bytes on the GPU (rows x k matrix, host buffers in and out):
+ * upload, one run, download. When kernel_t and e2e_t are not NULL, also time the kernel
+ * alone on resident data, then host-to-device copy + kernel + device-to-host copy from
+ * pinned host memory: repetitions until min_time seconds or max_reps (reps > 0: exactly
+ * that many). shape gets a few words on the launch (tile shape). Returns 0, or -1 with a
+ * message in err (e.g. not enough device memory). */
+int gf_gpu_encode(enum gf_gpu_kernel kind, const gf_gpu_field *f, int k, int rows,
+                  const uint8_t *coef, const uint8_t *const *in, uint8_t *const *out, size_t len,
+                  double min_time, int max_reps, int reps, gf_gpu_timing *kernel_t,
+                  gf_gpu_timing *e2e_t, char *shape, size_t shapelen, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

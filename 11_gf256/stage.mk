@@ -1,0 +1,25 @@
+# 11_gf256: a CPU program (main.c) with a GPU part that is linked in when nvcc is found.
+#
+# Each SIMD kernel file gets its instruction set alone; the rest of the program runs on
+# any x86-64, and the driver calls a kernel only when the CPU has what it needs.
+build/rel/11_gf256/split_avx2.o build/asan/11_gf256/split_avx2.o: EXTRA_CFLAGS = -mavx2
+build/rel/11_gf256/split_avx512.o build/asan/11_gf256/split_avx512.o: EXTRA_CFLAGS = -mavx512f -mavx512bw
+build/rel/11_gf256/gfni.o build/asan/11_gf256/gfni.o: EXTRA_CFLAGS = -mgfni -mavx512f -mavx512bw
+
+# The git commit goes into the CSV rows, as for bench.o.
+build/rel/11_gf256/main.o build/asan/11_gf256/main.o: build/git-rev
+build/rel/11_gf256/main.o build/asan/11_gf256/main.o: EXTRA_CFLAGS = -DGIT_REV='"$(GIT_REV)"'
+
+# The baseline: Intel ISA-L (Debian: libisal-dev).
+11_gf256/gf256 build/asan/11_gf256/gf256 build/grade/11_gf256/gf256: LDLIBS += -lisal
+
+# The GPU part. gpu.cu is compiled by the Makefile's .cu rule (nvcc, NVFLAGS) and added
+# to the link as one more prerequisite ($^); its functions replace gpu_none.c's weak
+# stand-ins. The CUDA runtime is linked statically, so the program runs wherever the
+# driver is, and reports "no CUDA device" where none is. The sanitizer build stays
+# without CUDA (the CUDA runtime and AddressSanitizer do not mix).
+ifneq ($(strip $(NVCC)),)
+GF256_CUDA_LIB := $(abspath $(dir $(NVCC))../lib64)
+11_gf256/gf256 build/grade/11_gf256/gf256: build/rel/11_gf256/gpu.o
+11_gf256/gf256 build/grade/11_gf256/gf256: LDLIBS += -L$(GF256_CUDA_LIB) -lcudart_static -ldl -lrt -lpthread -lstdc++
+endif
