@@ -50,6 +50,8 @@ static int cpu_avx2(void) { return 0; }
 
 const microkernel uk_avx512_6x64 = {"avx512_6x64", 6, 64, X86_ONLY(microkernel_avx512_6x64),
                                      cpu_avx512, "AVX-512F/DQ/VL"};
+const microkernel uk_avx512_14x32 = {"avx512_14x32", 14, 32, X86_ONLY(microkernel_avx512_14x32),
+                                     cpu_avx512, "AVX-512F/DQ/VL"};
 const microkernel uk_avx2_6x16 = {"avx2_6x16", 6, 16, X86_ONLY(microkernel_avx2_6x16), cpu_avx2,
                                   "AVX2 and FMA"};
 const microkernel uk_generic_6x16 = {"generic", 6, 16, microkernel_generic_6x16, cpu_any,
@@ -269,6 +271,7 @@ void gemm_simd(int M, int N, int K, float alpha, const float *A, int lda, const 
         gemm_packed(&uk, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);                       \
     }
 FORCED(gemm_avx512_6x64, uk_avx512_6x64)
+FORCED(gemm_avx512_14x32, uk_avx512_14x32)
 FORCED(gemm_avx2_6x16, uk_avx2_6x16)
 FORCED(gemm_generic, uk_generic_6x16)
 FORCED(gemm_omp_simd, uk_omp_simd_6x64)

@@ -1,4 +1,4 @@
-/* kernel_avx512.c: the 6 x 64 micro-kernel in AVX-512 intrinsics.
+/* kernel_avx512.c: the 6 x 64 (and 14 x 32) micro-kernels in AVX-512 intrinsics.
  *
  * This file alone is compiled with -mavx512f -mavx512dq -mavx512vl -mfma (stage.mk), so the
  * program still builds for, and runs on, a CPU without AVX-512: goto.c calls this kernel only
@@ -17,30 +17,35 @@
  *    6 x 64       24           29         10          24          2.4
  *    7 x 64       28           33          -           -          (does not fit)
  *
- * Every row leaves the FMA units as the limit on paper (two loads per cycle too), but the
- * core also has to decode and issue every instruction, four per cycle: 14 x 32 issues about
- * 3.5 per cycle at full FMA speed, 6 x 64 about 3.1, and fewer loads also leave more room
- * for the lines of B and C arriving from L2. 6 x 64 measured fastest of these in the full
- * GEMM on the chapter's machine (README.md has the numbers).
+ * On paper every row keeps the FMA units the limit: at two loads per cycle, even 14 x 32's
+ * 16 loads take 8 cycles against 14 for its FMAs. The difference is in everything else the
+ * core does per FMA: fewer loads and broadcasts per FMA leave more of the four instructions
+ * the core can issue per cycle, and more of the load ports, to the FMAs, the B panel
+ * streaming in from L2 and the tile of C. 6 x 64 needs 1 load per 2.4 FMAs, 14 x 32 1 per
+ * 1.75. Which one is faster is a measurement: the stage keeps both, the dispatch picks
+ * 6 x 64, and the chapter (README.md) shows the numbers.
  */
 #include "simd.h"
 
 #ifdef SIMD_X86
 #include <immintrin.h>
 
-#define MR 6
-#define NV 4 /* vectors of 16 floats per row of the tile */
-#define NR (16 * NV)
 /* How far ahead (in steps of p) to ask for the B micro-panel: it streams from L2. */
 #define PREFETCH_B 8
+#define MAX_MR 14
+#define MAX_NV 4
 
-void microkernel_avx512_6x64(int kc, const float *a, const float *b, float alpha, float beta,
-                             float *c, int ldc, int m, int n)
+/* The kernel for a tile of MR rows x NV vectors of 16 floats. Both are constants in every
+ * call (the two wrappers below), and the function is always inlined into them: every loop
+ * over i or v is then unrolled (#pragma GCC unroll) and acc[i][v] becomes a named register.
+ * A loop the compiler kept would index acc in memory instead. */
+static inline __attribute__((always_inline)) void
+avx512_tile(const int MR, const int NV, int kc, const float *a, const float *b, float alpha,
+            float beta, float *c, int ldc, int m, int n)
 {
-    /* Every loop over i or v is unrolled (#pragma GCC unroll): acc[i][v] is then a named
-     * register; a loop the compiler kept would index acc in memory instead. */
-    __m512 acc[MR][NV];
-#pragma GCC unroll 6
+    const int NR = 16 * NV;
+    __m512 acc[MAX_MR][MAX_NV];
+#pragma GCC unroll 14
     for (int i = 0; i < MR; i++)
 #pragma GCC unroll 4
         for (int v = 0; v < NV; v++)
@@ -52,13 +57,13 @@ void microkernel_avx512_6x64(int kc, const float *a, const float *b, float alpha
             _mm_prefetch((const char *)&c[IDX(i, 16 * v, ldc)], _MM_HINT_T0);
 
     for (int p = 0; p < kc; p++) {
-        __m512 bv[NV]; /* row p of the B micro-panel: 64 floats, 4 cache lines */
+        __m512 bv[MAX_NV]; /* row p of the B micro-panel: NV vectors, NV cache lines */
 #pragma GCC unroll 4
         for (int v = 0; v < NV; v++) {
             bv[v] = _mm512_load_ps(b + 16 * v);
             _mm_prefetch((const char *)(b + PREFETCH_B * NR + 16 * v), _MM_HINT_T0);
         }
-#pragma GCC unroll 6
+#pragma GCC unroll 14
         for (int i = 0; i < MR; i++) {
             const __m512 ai = _mm512_set1_ps(a[i]); /* A(i, p) in all 16 lanes */
 #pragma GCC unroll 4
@@ -71,14 +76,14 @@ void microkernel_avx512_6x64(int kc, const float *a, const float *b, float alpha
 
     /* Store m rows of n columns: lanes past n are masked off, so nothing outside C is
      * read or written, whatever the width of the edge tile. */
-    __mmask16 mask[NV];
+    __mmask16 mask[MAX_NV];
 #pragma GCC unroll 4
     for (int v = 0; v < NV; v++) {
         const int w = n - 16 * v; /* columns of C in vector v */
         mask[v] = w >= 16 ? 0xFFFF : w > 0 ? (__mmask16)((1u << w) - 1) : 0;
     }
     const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
-#pragma GCC unroll 6
+#pragma GCC unroll 14
     for (int i = 0; i < MR; i++) { /* i < MR, not i < m: acc[i] must stay in registers */
         if (i >= m)
             break;
@@ -91,6 +96,20 @@ void microkernel_avx512_6x64(int kc, const float *a, const float *b, float alpha
             _mm512_mask_storeu_ps(ci + 16 * v, mask[v], r);
         }
     }
+}
+
+/* The kernel the dispatch picks: 24 accumulators, 2.4 FMAs per load. */
+void microkernel_avx512_6x64(int kc, const float *a, const float *b, float alpha, float beta,
+                             float *c, int ldc, int m, int n)
+{
+    avx512_tile(6, 4, kc, a, b, alpha, beta, c, ldc, m, n);
+}
+
+/* The tile with the most accumulators: 28, 1.75 FMAs per load (the chapter compares them). */
+void microkernel_avx512_14x32(int kc, const float *a, const float *b, float alpha, float beta,
+                              float *c, int ldc, int m, int n)
+{
+    avx512_tile(14, 2, kc, a, b, alpha, beta, c, ldc, m, n);
 }
 
 #endif

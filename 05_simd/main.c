@@ -5,7 +5,7 @@
  * naming one it cannot run exits 77, "skipped", like a CUDA stage without a GPU.
  * The baseline is OpenBLAS as loaded: with OPENBLAS_CORETYPE set, the CSV's baseline column
  * says which core was asked for and which one OpenBLAS took ("OpenBLAS-Cooperlake(SkylakeX)");
- * bench.sh also links this program against BLIS (blis_baseline.c) to compare with BLIS.
+ * bench.sh also links this program against BLIS (blis_baseline.c): "BLIS-<its core>".
  */
 #include <cblas.h>
 #include <stdio.h>
@@ -23,6 +23,8 @@ static const struct {
 } all_variants[] = {
     {{"avx512_6x64", "packed Goto loops, 6x64 AVX-512 intrinsics kernel (24 zmm accumulators)",
       gemm_avx512_6x64}, &uk_avx512_6x64},
+    {{"avx512_14x32", "the same with a 14x32 AVX-512 kernel (28 zmm accumulators)",
+      gemm_avx512_14x32}, &uk_avx512_14x32},
     {{"avx2_6x16", "packed Goto loops, 6x16 AVX2+FMA intrinsics kernel (12 ymm accumulators)",
       gemm_avx2_6x16}, &uk_avx2_6x16},
     {{"generic", "packed Goto loops, 6x16 kernel in GCC vector extensions (any CPU)",
@@ -96,13 +98,15 @@ static void refuse_unrunnable(int argc, char **argv)
     }
 }
 
-/* "OpenBLAS", or with OPENBLAS_CORETYPE set "OpenBLAS-<asked>(<got>)", or "BLIS". */
+/* "OpenBLAS", or with OPENBLAS_CORETYPE set "OpenBLAS-<asked>(<got>)", or "BLIS-<its core>". */
 static const char *baseline_name(void)
 {
     static char name[96];
     const char *asked = getenv("OPENBLAS_CORETYPE"), *got = openblas_get_corename();
-    if (strncmp(openblas_get_config(), "BLIS", 4) == 0)
-        return "BLIS";
+    if (strncmp(openblas_get_config(), "BLIS", 4) == 0) {
+        snprintf(name, sizeof name, "BLIS-%s", got);
+        return name;
+    }
     if (!asked || !*asked)
         return "OpenBLAS";
     if (strcasecmp(asked, got) == 0)

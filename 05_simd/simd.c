@@ -9,7 +9,7 @@
  *
  * `acc += x * b` becomes one FMA instruction only because the Makefile's CFLAGS say
  * -ffp-contract=fast: under -std=c11 GCC would otherwise keep the multiply and the add
- * apart (the chapter measures what that costs).
+ * apart (the chapter shows how to check).
  */
 #include <string.h>
 

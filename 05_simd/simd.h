@@ -4,7 +4,7 @@
  *   goto.c            packing, the five loops around the micro-kernel, the block sizes,
  *                     the run-time dispatch, one gemm_fn per micro-kernel
  *   simd.c            microkernel_generic_6x16: GCC vector extensions, any CPU (the exercise)
- *   kernel_avx512.c   microkernel_avx512_6x64: intrinsics, built with -mavx512f (stage.mk)
+ *   kernel_avx512.c   microkernel_avx512_6x64 (and _14x32): intrinsics, built with -mavx512f
  *   kernel_avx2.c     microkernel_avx2_6x16:    intrinsics, built with -mavx2 -mfma
  *   kernel_omp_simd.c microkernel_omp_simd_6x64: plain C + #pragma omp simd (the compiler's try)
  */
@@ -34,7 +34,7 @@ typedef void microkernel_fn(int kc, const float *a, const float *b, float alpha,
 
 microkernel_fn microkernel_generic_6x16, microkernel_omp_simd_6x64;
 #ifdef SIMD_X86
-microkernel_fn microkernel_avx512_6x64, microkernel_avx2_6x16;
+microkernel_fn microkernel_avx512_6x64, microkernel_avx512_14x32, microkernel_avx2_6x16;
 #endif
 
 /* A micro-kernel and the facts the five loops need about it. */
@@ -46,7 +46,8 @@ typedef struct microkernel {
     const char *needs;    /* what it needs, for messages: "AVX-512F/DQ/VL" */
 } microkernel;
 
-extern const microkernel uk_avx512_6x64, uk_avx2_6x16, uk_generic_6x16, uk_omp_simd_6x64;
+extern const microkernel uk_avx512_6x64, uk_avx512_14x32, uk_avx2_6x16, uk_generic_6x16,
+    uk_omp_simd_6x64;
 
 /* The dispatch order, fastest first; the last entry runs on any CPU. */
 extern const microkernel *const simd_kernels[];
@@ -80,6 +81,6 @@ void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const 
 
 /* gemm_simd: gemm_packed with the best micro-kernel for this CPU (what 06 calls).
  * The others force one micro-kernel each: the stage's variants. */
-gemm_fn gemm_simd, gemm_avx512_6x64, gemm_avx2_6x16, gemm_generic, gemm_omp_simd;
+gemm_fn gemm_simd, gemm_avx512_6x64, gemm_avx512_14x32, gemm_avx2_6x16, gemm_generic, gemm_omp_simd;
 
 #endif

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# 05_simd/bench.sh: the measurements chapter 05 quotes, in one run.
+#
+#   05_simd/bench.sh                 # results/xeon-2c/05_simd.csv and 05_simd_peak.csv
+#   MACHINE=mybox 05_simd/bench.sh   # results/mybox/...
+#   SIZES="512 1024" THREADS=1 05_simd/bench.sh
+#
+# For every thread count and size, four programs run one after the other, each timing our
+# kernels alternately with its own library (the harness alternates the two in every
+# repetition), so that each row's "vs" ratio compares runs made side by side:
+#
+#   OpenBLAS as it loads (its SkylakeX core on an AVX-512 Xeon): every variant of the stage
+#   OPENBLAS_CORETYPE=Cooperlake   the best variant only (the core type is read once, when
+#   OPENBLAS_CORETYPE=Haswell      the library loads: hence one process per core type)
+#   BLIS (build/blis/05_simd/simd, the same program linked with -lblis): the best variant
+#
+# The FMA peak (build/peak, what `make peak` runs) is measured at the start and at the end of
+# the run, into 05_simd_peak.csv: the chapter's "share of the peak" uses a peak measured in
+# the same hour as the GEMMs, on a machine whose speed drifts. Every timed program runs under
+# scripts/bench-lock, so no other benchmark of this repository shares the cores with it.
+# Then 05_simd/targets.py prints the issue's targets against these numbers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MACHINE=${MACHINE:-xeon-2c}
+SIZES=${SIZES:-256 512 1024 2048 4096}
+THREADS=${THREADS:-1 2}
+OUT=results/$MACHINE
+CSV=$OUT/05_simd.csv
+PEAK=$OUT/05_simd_peak.csv
+
+make -s stage05 build/peak
+if ! make -s build/blis/05_simd/simd; then
+    echo "bench.sh: BLIS not found (Debian: apt install libblis-dev); measuring without it" >&2
+fi
+mkdir -p "$OUT"
+rm -f "$CSV" "$PEAK"
+BIN=05_simd/simd
+BEST=$($BIN --list | head -n 1 | awk '{print $1}') # the table is in dispatch order
+
+# The same machine serves other people's builds and tests: wait until no
+# other process is running (up to 30 s), so that a timing does not start in the middle of
+# a compile.
+wait_quiet() {
+    local tries=0
+    while [ "$tries" -lt 30 ]; do
+        # procs_running counts this shell's own awk too
+        [ "$(awk '/^procs_running/ {print $2}' /proc/stat)" -le 2 ] && return 0
+        sleep 1
+        tries=$((tries + 1))
+    done
+    echo "bench.sh: the machine stayed busy; measuring anyway" >&2
+}
+
+peak() {
+    local tmp
+    tmp=$(mktemp)
+    wait_quiet
+    scripts/bench-lock build/peak --csv "$tmp" >/dev/null
+    if [ -s "$PEAK" ]; then tail -n +2 "$tmp" >>"$PEAK"; else cat "$tmp" >"$PEAK"; fi
+    rm -f "$tmp"
+}
+
+# reps: the harness's default (0.2 s of runs) up to 1024; fixed counts above.
+reps_for() { if [ "$1" -ge 4096 ]; then echo "--reps 3"; elif [ "$1" -ge 2048 ]; then echo "--reps 5"; fi; }
+
+run() { # run LABEL ENV-ARGUMENTS... -- PROGRAM ARGS...  (ENV-ARGUMENTS as for env(1))
+    local label=$1; shift
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    wait_quiet
+    scripts/bench-lock env "${envs[@]}" "$@" --csv "$CSV" | awk -v l="$label" '
+        $NF == "PASS" || $NF == "FAIL" || $NF == "-" { printf "  %-28s %s\n", l, $0 }'
+}
+
+echo "05_simd/bench.sh: best variant $BEST; sizes $SIZES; threads $THREADS -> $CSV"
+peak
+for t in $THREADS; do
+    for s in $SIZES; do
+        # shellcheck disable=SC2046
+        set -- --threads "$t" -m "$s" $(reps_for "$s")
+        run "OpenBLAS (default core)" -u OPENBLAS_CORETYPE -- $BIN --variant all "$@"
+        run "OpenBLAS Cooperlake" OPENBLAS_CORETYPE=Cooperlake -- $BIN --variant "$BEST" "$@"
+        run "OpenBLAS Haswell" OPENBLAS_CORETYPE=Haswell -- $BIN --variant "$BEST" "$@"
+        if [ -x build/blis/05_simd/simd ]; then
+            run "BLIS" -u OPENBLAS_CORETYPE -- build/blis/05_simd/simd --variant "$BEST" "$@"
+        fi
+    done
+done
+peak
+
+PY=$(scripts/find-python.sh 2>/dev/null || command -v python3)
+"$PY" 05_simd/targets.py "$CSV" "$PEAK"
