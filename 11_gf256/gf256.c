@@ -105,8 +105,8 @@ int gf_plan_init(gf_plan *p, int k, int rows, const uint8_t *coef)
     p->k = k;
     p->rows = rows;
     p->coef = malloc(n ? n : 1);
-    p->nib = aligned_alloc(64, 32 * (n ? n : 1));
-    p->affine = aligned_alloc(64, 64 * ((n + 7) / 8 ? (n + 7) / 8 : 1));
+    p->nib = aligned_alloc(64, 64 * (n / 2 + 1));       /* 32 bytes per coefficient, */
+    p->affine = aligned_alloc(64, 64 * (n / 8 + 1));    /* 8; sizes multiples of 64 */
     if (!p->coef || !p->nib || !p->affine) {
         gf_plan_free(p);
         return -1;

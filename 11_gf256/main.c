@@ -64,7 +64,7 @@ static variant variants[] = {
     {"split_tables", "4-bit split tables, VPSHUFB on 64 bytes + VPTERNLOG (AVX-512BW; AVX2 "
      "where there is none)", encode_split_avx512, -1, cpu_avx2, "AVX2"},
     {"gfni", "GF2P8AFFINEQB with a precomputed 8x8 bit matrix per coefficient (GFNI + "
-     "AVX-512BW)", encode_gfni, -1, cpu_gfni, "GFNI and AVX-512BW"},
+     "AVX-512BW)", encode_gfni, -1, cpu_gfni, "GFNI with AVX-512BW"},
     {"gpu_tables", "GPU: one byte per thread, log/exp tables in shared memory", NULL,
      GF_GPU_TABLES, NULL, NULL},
     {"gpu_rect", "GPU: run-time tile shape, 4 bytes per word, tables of 4 rows' products",
@@ -132,7 +132,9 @@ static size_t parse_len(const char *s)
     case 'M': case 'm': mult = 1 << 20; buf[n - 1] = '\0'; break;
     case 'G': case 'g': mult = 1 << 30; buf[n - 1] = '\0'; break;
     }
-    long v = cli_long("--len", buf, 1, (long)(MAX_LEN / mult));
+    long v = cli_long("--len", buf, 1, LONG_MAX);
+    if ((unsigned long)v > MAX_LEN / mult)
+        cli_die("--len: %s is more than 1G, the most this program takes per chunk", s);
     return (size_t)v * mult;
 }
 
@@ -397,7 +399,7 @@ static void run_cpu(gf_encode_fn *fn, const gf_plan *p, const uint8_t *const *in
 #pragma omp parallel num_threads(threads)
     {
         int t = omp_get_thread_num(), n = omp_get_num_threads();
-        size_t per = (len / (size_t)n + 63) / 64 * 64, b = per * (size_t)t;
+        size_t per = ((len + (size_t)n - 1) / (size_t)n + 63) / 64 * 64, b = per * (size_t)t;
         size_t e = b + per < len ? b + per : len;
         if (b < e)
             fn(p, in, out, b, e - b);
@@ -414,7 +416,7 @@ static void run_isal(int k, int m, unsigned char *tables, const uint8_t *const *
 #pragma omp parallel num_threads(threads)
     {
         int t = omp_get_thread_num(), n = omp_get_num_threads();
-        size_t per = (len / (size_t)n + 63) / 64 * 64, b = per * (size_t)t;
+        size_t per = ((len + (size_t)n - 1) / (size_t)n + 63) / 64 * 64, b = per * (size_t)t;
         size_t e = b + per < len ? b + per : len;
         unsigned char *src[GF_MAX_CHUNKS], *dst[GF_MAX_CHUNKS];
         for (int j = 0; j < k; j++)
@@ -736,6 +738,8 @@ static void measure_cpu(ctx *c, const variant *v, const gf_plan *plan, const pat
     double first = timer_now() - t0;
     if (o->check) {
         enc = same(&c->out, &c->parity, o->m, c->len, why, sizeof why) ? "PASS" : "FAIL";
+        if (why[0])
+            strcat(why, "; ");
         dec = check_decode(c, v, P, why + strlen(why), sizeof why - strlen(why));
     }
     double tv[1024], tb[1024], total = 0;
@@ -802,6 +806,8 @@ static void measure_gpu(ctx *c, const variant *v, const gf_plan *plan, const pat
             enc = "FAIL";
             snprintf(why, sizeof why, "%s", err);
         }
+        if (why[0])
+            strcat(why, "; ");
         dec = check_decode(c, v, P, why + strlen(why), sizeof why - strlen(why));
     }
     double base_gbps = c->isal_ms > 0 ? (double)o->k * c->len / (c->isal_ms * 1e6) : 0;
