@@ -81,7 +81,8 @@ $(foreach d,$(GPU_STAGES),$(eval $(call GPU_LINK,$(d),$(call stage_name,$(d)))))
 
 # ---- objects ---------------------------------------------------------------------------
 # The git commit goes into every CSV row; build/git-rev changes only when the commit does.
-GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+# Outside a git checkout (a copied tree on a GPU machine) pass it in: make GIT_REV=abc1234
+GIT_REV ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 build/git-rev: FORCE
 	@mkdir -p build; echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' > $@
 build/rel/common/bench.o build/asan/common/bench.o: build/git-rev
@@ -159,7 +160,7 @@ clean:                                         ## remove every build product
 
 help:                                          ## this list
 	@echo "make targets:"
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-10s %s\n", $$1, $$2}'
+	@grep -hE '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-10s %s\n", $$1, $$2}'
 	@echo "  stageNN    build one stage: $(foreach d,$(CPU_STAGES) $(GPU_STAGES),stage$(call stage_num,$(d)))"
 	@echo "variables: MACHINE=$(MACHINE) (results folder for make peak), CUDA_ARCH=$(CUDA_ARCH), STAGE=NN (grade)"
 
