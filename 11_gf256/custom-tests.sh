@@ -16,9 +16,9 @@ BIN=11_gf256/gf256 ASAN=build/asan/11_gf256/gf256 GRADE=build/grade/11_gf256/gf2
 LOG=build/test-logs/11_gf256
 mkdir -p "$LOG"
 pass=0 fail=0 skip=0
-ok()  { echo "PASS: 11_gf256: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: 11_gf256: $*"; fail=$((fail + 1)); }
-skp() { echo "SKIP: 11_gf256: $*"; skip=$((skip + 1)); }
+ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+skp() { echo "SKIP: $*"; skip=$((skip + 1)); }
 
 if [ ! -x "$BIN" ] || [ ! -x "$ASAN" ] || [ ! -x "$GRADE" ]; then
     make -s "$BIN" "$ASAN" "$GRADE" >"$LOG/build.log" 2>&1 || { bad "build (see $LOG/build.log)"; }

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""11_gf256/plot.py: chapter 11's chart from its CSV (a schema of its own, see the chapter).
+
+    python3 11_gf256/plot.py results/xeon-2c/11_gf256.csv docs/figures/xeon-2c/11_gf256.png
+
+GB/s of data in against the chunk length, RS(10,4), one thread: every CPU variant and ISA-L
+(and, for a GPU CSV, the kernel and end-to-end rows with the copy bandwidth as a ceiling).
+Repeated rows of one variant, timing and length are combined by their median.
+"""
+import csv
+import statistics
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main(src, dst):
+    rows = list(csv.DictReader(open(src)))
+    series = defaultdict(lambda: defaultdict(list))
+    copy_rw = None
+    for r in rows:
+        if r["variant"] == "copy_d2d":
+            copy_rw = float(r["gbps_rw"])
+            continue
+        if (r["k"], r["m"]) != ("10", "4") or r["threads"] not in ("0", "1"):
+            continue
+        if "FAIL" in (r["encode_check"], r["decode_check"]):
+            print(f"{src}: leaving out a FAIL row of {r['variant']}", file=sys.stderr)
+            continue
+        name = r["variant"] + (" (end to end)" if r["timing"] == "end_to_end" else "")
+        series[name][int(r["len"])].append(float(r["gbps_in"]))
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    for name in sorted(series):
+        pts = sorted(series[name].items())
+        if len(pts) < 2:
+            continue
+        ax.plot([p[0] for p in pts], [statistics.median(p[1]) for p in pts],
+                "--" if name == "isa-l" else "-", marker="o", label=name)
+    if copy_rw:  # data-in rate at which RS(10,4) moves copy_rw bytes (read + written) per second
+        ax.axhline(copy_rw * 10 / 14, color="grey", linestyle=":",
+                   label=f"copy bandwidth x 10/14 ({copy_rw:.0f} GB/s r+w)")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("chunk length (bytes)")
+    ax.set_ylabel("GB/s of data in")
+    device = rows[0]["device"] if rows else ""
+    ax.set_title(f"11_gf256: RS(10,4) encode, {device}", fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(dst, dpi=110)
+    print(dst)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: plot.py RESULTS.csv OUT.png")
+    main(sys.argv[1], sys.argv[2])
