@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The measurements chapter 09 quotes:  09_cuda_registers/bench.sh [OUT_DIR]   (default results/local)
 #   OUT_DIR/09_cuda_registers.csv   every variant with cuBLAS at 1024, 2048, 4096 (the climb), then
-#                                   the best variant with cuBLAS at 8192, 16384 and at the sizes
+#                                   the two tuned variants (warptile, async_pipeline) with cuBLAS
+#                                   at 8192, 16384 and at the sizes
 #                                   that are multiples of no tile (4095, 4097, 6000) with 6016,
 #                                   the multiple of 128 next to 6000
 # Every row is checked (sampled rows above 1024^3); cuBLAS runs alternately with each variant.
@@ -9,7 +10,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:-results/local}
-best=${BEST:-warptile}
+best=${BEST:-warptile,async_pipeline}
 mkdir -p "$out"
 make -s stage09
 lock=$(command -v flock >/dev/null && echo scripts/bench-lock)

@@ -321,11 +321,13 @@ void gemm_double_buffer(int M, int N, int K, float alpha, const float *A, int ld
 void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                    int ldb, float beta, float *C, int ldc)
 {
-    gemm_warptile_t<128, 128, 8, 32, 64, 8, 8>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    /* block 128x256, k-slice 16, warp 32x64, thread 8x8: 512 threads, one block per SM */
+    gemm_warptile_t<128, 256, 16, 32, 64, 8, 8>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 void gemm_async_pipeline(int M, int N, int K, float alpha, const float *A, int lda,
                          const float *B, int ldb, float beta, float *C, int ldc)
 {
-    gemm_async_t<128, 128, 16, 32, 64, 8, 8, 3>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    /* block 128x128, k-slice 32, warp 32x64, thread 8x8, 3 stages: 256 threads, two blocks per SM */
+    gemm_async_t<128, 128, 32, 32, 64, 8, 8, 3>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }

@@ -42,5 +42,9 @@ const gemm_variant tune_variants[] = {
     AP(128, 256, 16, 32, 64, 8, 8, 3),
     AP(256, 128, 16, 64, 32, 8, 8, 3),
     AP(128, 128, 16, 64, 64, 8, 16, 3),
+    AP(256, 128, 8, 64, 64, 8, 16, 4), /* the shape of cuBLAS's own kernel on the H100 */
+    AP(256, 128, 16, 64, 64, 8, 16, 3),
+    AP(128, 256, 16, 32, 64, 8, 8, 4),
+    AP(128, 256, 32, 32, 64, 8, 8, 3),
 };
 const int tune_nvariants = sizeof tune_variants / sizeof tune_variants[0];

@@ -3,7 +3,7 @@
 # warp and thread tiles and stage counts) at each size, with cuBLAS, into a CSV; then the best.
 #   09_cuda_registers/tune.sh [CSV] [SIZES]     (defaults: results/local/09_cuda_registers_tune.csv, 2048,4096)
 # The reference results were made with:
-#   09_cuda_registers/tune.sh results/h100/09_tune/09_cuda_registers_tune.csv 2048,4096,8192
+#   09_cuda_registers/tune.sh results/h100/09_tune/09_cuda_registers_tune.csv 2048,4096,4097,8192
 set -eu
 cd "$(dirname "$0")/.."
 csv=${1:-results/local/09_cuda_registers_tune.csv}

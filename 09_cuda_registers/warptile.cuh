@@ -205,26 +205,30 @@ struct load_plan {
           b_k(threadIdx.x / (BN / 4)), b_c(threadIdx.x % (BN / 4) * 4) {}
 };
 
-/* Global -> registers. The fast path (the whole tile inside A and B, rows 16-byte aligned):
- * one float4 per load, addresses from one pointer per matrix, no checks. The edge path checks
- * every element and puts zeros outside. */
+/* Global -> registers. Inside the matrices (`inside`: the whole tile lies in A and B) there
+ * are no checks: one float4 per load where the rows are 16-byte aligned, else four scalar
+ * loads (an odd lda, as at 4095). At the edges every element is checked, zeros outside. */
 template <int BM, int BN, int BK, int NT>
 __device__ __forceinline__ void load_tiles(const load_plan<BM, BN, BK, NT> &lp, const float *A,
                                            int lda, const float *B, int ldb, int M, int N, int K,
-                                           int row0, int col0, int k0, bool fast,
+                                           int row0, int col0, int k0, bool inside, bool vec,
                                            float4 (&ra)[BM * BK / 4 / NT],
                                            float4 (&rb)[BK * BN / 4 / NT])
 {
     using plan = load_plan<BM, BN, BK, NT>;
-    if (fast) {
+    if (inside) {
         const float *a = A + (size_t)(row0 + lp.a_r) * lda + k0 + lp.a_k;
         const float *b = B + (size_t)(k0 + lp.b_k) * ldb + col0 + lp.b_c;
 #pragma unroll
-        for (int i = 0; i < plan::a_loads; i++)
-            ra[i] = *reinterpret_cast<const float4 *>(a + (size_t)i * plan::a_step * lda);
+        for (int i = 0; i < plan::a_loads; i++) {
+            const float *p = a + (size_t)i * plan::a_step * lda;
+            ra[i] = vec ? *reinterpret_cast<const float4 *>(p) : make_float4(p[0], p[1], p[2], p[3]);
+        }
 #pragma unroll
-        for (int i = 0; i < plan::b_loads; i++)
-            rb[i] = *reinterpret_cast<const float4 *>(b + (size_t)i * plan::b_step * ldb);
+        for (int i = 0; i < plan::b_loads; i++) {
+            const float *p = b + (size_t)i * plan::b_step * ldb;
+            rb[i] = vec ? *reinterpret_cast<const float4 *>(p) : make_float4(p[0], p[1], p[2], p[3]);
+        }
     } else {
 #pragma unroll
         for (int i = 0; i < plan::a_loads; i++)
@@ -277,12 +281,12 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
     /* A thread whose whole tile lies outside C (in the thin last blocks of a size one past a
      * multiple of the tile) still loads and synchronises, but skips the arithmetic. */
     bool active = row0 + tr < M && col0 + tc < N;
-    bool interior = vec && row0 + BM <= M && col0 + BN <= N;
+    bool interior = row0 + BM <= M && col0 + BN <= N; /* the block's tile of C is whole */
 
     float acc[TM][TN] = {};
     load_plan<BM, BN, BK, NT> lp;
     float4 ra[BM * BK / 4 / NT], rb[BK * BN / 4 / NT];
-    load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, 0, interior && BK <= K, ra, rb);
+    load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, 0, interior && BK <= K, vec, ra, rb);
     store_tiles<BM, BN, BK, cfg::lda_s, NT>(lp, BUF_A(0), BUF_B(0), ra, rb);
     __syncthreads();
 
@@ -291,7 +295,7 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
         bool more = k0 + BK < K;
         if (more) /* issue the next tile's loads now; they arrive while we compute */
             load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, k0 + BK,
-                       interior && k0 + 2 * BK <= K, ra, rb);
+                       interior && k0 + 2 * BK <= K, vec, ra, rb);
         if (active)
             thread_tile_fma<BK, cfg::lda_s, BN, TM, TN, cfg::slab_m, cfg::slab_n>(
                 BUF_A(buf) + tr, BUF_B(buf) + tc, acc);
@@ -324,20 +328,21 @@ struct copy_plan {
           b_c(threadIdx.x % (BN / 4) * 4) {}
 };
 
-/* Issue the copies of the k-slice at k0 into one stage. The fast path (the whole slice inside
- * A and B, rows 16-byte aligned) uses one pointer per matrix and no checks; the edge path
- * checks each element and copies zero bytes for those outside A or B, which fills them with
- * zeros. */
+/* Issue the copies of the k-slice at k0 into one stage. Inside the matrices (`inside`) there
+ * are no checks: A's elements from one pointer, B's rows as 16-byte copies where aligned, else
+ * 4 bytes at a time. At the edges each element is checked; one outside A or B is a copy of
+ * zero bytes, which fills it with zeros. */
 template <int BM, int BN, int BK, int LDA_S, int NT>
 __device__ __forceinline__ void issue_tile_copies(const copy_plan<BM, BN, BK, NT> &cp, float *As,
                                                   float *Bs, const float *A, int lda,
                                                   const float *B, int ldb, int M, int N, int K,
-                                                  int row0, int col0, int k0, bool fast)
+                                                  int row0, int col0, int k0, bool inside,
+                                                  bool vec)
 {
     using plan = copy_plan<BM, BN, BK, NT>;
     float *as = As + cp.a_k * LDA_S + cp.a_r;
     float *bs = Bs + cp.b_k * BN + cp.b_c;
-    if (fast) {
+    if (inside) {
         const float *a = A + (size_t)(row0 + cp.a_r) * lda + k0 + cp.a_k;
         const float *b = B + (size_t)(k0 + cp.b_k) * ldb + col0 + cp.b_c;
 #pragma unroll
@@ -347,8 +352,17 @@ __device__ __forceinline__ void issue_tile_copies(const copy_plan<BM, BN, BK, NT
                 cp_async4(as + 8 * q * LDA_S + p * plan::a_rows,
                           a + (size_t)p * plan::a_rows * lda + 8 * q, true);
 #pragma unroll
-        for (int i = 0; i < plan::b_copies; i++)
-            cp_async16(bs + i * plan::b_step * BN, b + (size_t)i * plan::b_step * ldb);
+        for (int i = 0; i < plan::b_copies; i++) {
+            const float *src = b + (size_t)i * plan::b_step * ldb;
+            float *dst = bs + i * plan::b_step * BN;
+            if (vec) {
+                cp_async16(dst, src);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; e++)
+                    cp_async4(dst + e, src + e, true);
+            }
+        }
         return;
     }
 #pragma unroll
@@ -356,17 +370,16 @@ __device__ __forceinline__ void issue_tile_copies(const copy_plan<BM, BN, BK, NT
 #pragma unroll
         for (int q = 0; q < plan::a_passes_k; q++) {
             int r = row0 + cp.a_r + p * plan::a_rows, k = k0 + cp.a_k + 8 * q;
-            bool inside = r < M && k < K;
-            cp_async4(as + 8 * q * LDA_S + p * plan::a_rows, inside ? &A[IDX(r, k, lda)] : A,
-                      inside);
+            bool ok = r < M && k < K;
+            cp_async4(as + 8 * q * LDA_S + p * plan::a_rows, ok ? &A[IDX(r, k, lda)] : A, ok);
         }
 #pragma unroll
     for (int i = 0; i < plan::b_copies; i++) {
         int k = k0 + cp.b_k + i * plan::b_step, c = col0 + cp.b_c;
 #pragma unroll
         for (int e = 0; e < 4; e++) {
-            bool inside = k < K && c + e < N;
-            cp_async4(bs + i * plan::b_step * BN + e, inside ? &B[IDX(k, c + e, ldb)] : B, inside);
+            bool ok = k < K && c + e < N;
+            cp_async4(bs + i * plan::b_step * BN + e, ok ? &B[IDX(k, c + e, ldb)] : B, ok);
         }
     }
 }
@@ -388,7 +401,7 @@ async_kernel(int M, int N, int K, float alpha, const float *A, int lda, const fl
     int tr, tc;
     thread_origin<cfg, WM, WN, BN>(&tr, &tc);
     bool active = row0 + tr < M && col0 + tc < N;
-    bool interior = vec && row0 + BM <= M && col0 + BN <= N;
+    bool interior = row0 + BM <= M && col0 + BN <= N;
     int ktiles = (K + BK - 1) / BK;
     copy_plan<BM, BN, BK, NT> cp;
 
@@ -400,7 +413,7 @@ async_kernel(int M, int N, int K, float alpha, const float *A, int lda, const fl
         if (s < ktiles)
             issue_tile_copies<BM, BN, BK, cfg::lda_s, NT>(cp, STAGE_A(s), STAGE_B(s), A, lda, B,
                                                            ldb, M, N, K, row0, col0, s * BK,
-                                                           interior && (s + 1) * BK <= K);
+                                                           interior && (s + 1) * BK <= K, vec);
         cp_async_commit();
     }
 
@@ -413,7 +426,8 @@ async_kernel(int M, int N, int K, float alpha, const float *A, int lda, const fl
             issue_tile_copies<BM, BN, BK, cfg::lda_s, NT>(cp, STAGE_A(next % STAGES),
                                                            STAGE_B(next % STAGES), A, lda, B, ldb,
                                                            M, N, K, row0, col0, next * BK,
-                                                           interior && (next + 1) * BK <= K);
+                                                           interior && (next + 1) * BK <= K,
+                                                           vec);
         cp_async_commit();
         if (active)
             thread_tile_fma<BK, cfg::lda_s, BN, TM, TN, cfg::slab_m, cfg::slab_n>(
