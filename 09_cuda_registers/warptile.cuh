@@ -205,9 +205,10 @@ struct load_plan {
           b_k(threadIdx.x / (BN / 4)), b_c(threadIdx.x % (BN / 4) * 4) {}
 };
 
-/* Global -> registers. Inside the matrices (`inside`: the whole tile lies in A and B) there
- * are no checks: one float4 per load where the rows are 16-byte aligned, else four scalar
- * loads (an odd lda, as at 4095). At the edges every element is checked, zeros outside. */
+/* Global -> registers, three ways. The fast path (the whole tile inside A and B, rows 16-byte
+ * aligned): one float4 per load, addresses from one pointer per matrix, no checks. Inside but
+ * with rows that are not aligned (an odd lda, as at 4095): four scalar loads, still no checks.
+ * At the edges: every element checked, zeros outside. */
 template <int BM, int BN, int BK, int NT>
 __device__ __forceinline__ void load_tiles(const load_plan<BM, BN, BK, NT> &lp, const float *A,
                                            int lda, const float *B, int ldb, int M, int N, int K,
@@ -216,18 +217,25 @@ __device__ __forceinline__ void load_tiles(const load_plan<BM, BN, BK, NT> &lp, 
                                            float4 (&rb)[BK * BN / 4 / NT])
 {
     using plan = load_plan<BM, BN, BK, NT>;
-    if (inside) {
-        const float *a = A + (size_t)(row0 + lp.a_r) * lda + k0 + lp.a_k;
-        const float *b = B + (size_t)(k0 + lp.b_k) * ldb + col0 + lp.b_c;
+    const float *a = A + (size_t)(row0 + lp.a_r) * lda + k0 + lp.a_k;
+    const float *b = B + (size_t)(k0 + lp.b_k) * ldb + col0 + lp.b_c;
+    if (inside && vec) {
+#pragma unroll
+        for (int i = 0; i < plan::a_loads; i++)
+            ra[i] = *reinterpret_cast<const float4 *>(a + (size_t)i * plan::a_step * lda);
+#pragma unroll
+        for (int i = 0; i < plan::b_loads; i++)
+            rb[i] = *reinterpret_cast<const float4 *>(b + (size_t)i * plan::b_step * ldb);
+    } else if (inside) {
 #pragma unroll
         for (int i = 0; i < plan::a_loads; i++) {
             const float *p = a + (size_t)i * plan::a_step * lda;
-            ra[i] = vec ? *reinterpret_cast<const float4 *>(p) : make_float4(p[0], p[1], p[2], p[3]);
+            ra[i] = make_float4(p[0], p[1], p[2], p[3]);
         }
 #pragma unroll
         for (int i = 0; i < plan::b_loads; i++) {
             const float *p = b + (size_t)i * plan::b_step * ldb;
-            rb[i] = vec ? *reinterpret_cast<const float4 *>(p) : make_float4(p[0], p[1], p[2], p[3]);
+            rb[i] = make_float4(p[0], p[1], p[2], p[3]);
         }
     } else {
 #pragma unroll
@@ -351,17 +359,17 @@ __device__ __forceinline__ void issue_tile_copies(const copy_plan<BM, BN, BK, NT
             for (int q = 0; q < plan::a_passes_k; q++)
                 cp_async4(as + 8 * q * LDA_S + p * plan::a_rows,
                           a + (size_t)p * plan::a_rows * lda + 8 * q, true);
+        if (vec) {
 #pragma unroll
-        for (int i = 0; i < plan::b_copies; i++) {
-            const float *src = b + (size_t)i * plan::b_step * ldb;
-            float *dst = bs + i * plan::b_step * BN;
-            if (vec) {
-                cp_async16(dst, src);
-            } else {
+            for (int i = 0; i < plan::b_copies; i++)
+                cp_async16(bs + i * plan::b_step * BN, b + (size_t)i * plan::b_step * ldb);
+        } else {
+#pragma unroll
+            for (int i = 0; i < plan::b_copies; i++)
 #pragma unroll
                 for (int e = 0; e < 4; e++)
-                    cp_async4(dst + e, src + e, true);
-            }
+                    cp_async4(bs + i * plan::b_step * BN + e, b + (size_t)i * plan::b_step * ldb + e,
+                              true);
         }
         return;
     }
