@@ -3,7 +3,7 @@
 
     python3 11_gf256/plot.py results/xeon-2c/11_gf256.csv docs/figures/xeon-2c/11_gf256.png
 
-GB/s of data in against the chunk length, RS(10,4), one thread: every CPU variant and ISA-L
+GB/s of data in (log scale) against the chunk length, RS(10,4), one thread: every CPU variant and ISA-L
 (and, for a GPU CSV, the kernel and end-to-end rows with the copy bandwidth as a ceiling).
 Repeated rows of one variant, timing and length are combined by their median.
 """
@@ -24,7 +24,7 @@ def main(src, dst):
     copy_rw = None
     for r in rows:
         if r["variant"] == "copy_d2d":
-            copy_rw = float(r["gbps_rw"])
+            copy_rw = max(copy_rw or 0, float(r["gbps_rw"]))
             continue
         if (r["k"], r["m"]) != ("10", "4") or r["threads"] not in ("0", "1"):
             continue
@@ -44,6 +44,7 @@ def main(src, dst):
         ax.axhline(copy_rw * 10 / 14, color="grey", linestyle=":",
                    label=f"copy bandwidth x 10/14 ({copy_rw:.0f} GB/s r+w)")
     ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
     ax.set_xlabel("chunk length (bytes)")
     ax.set_ylabel("GB/s of data in")
     device = rows[0]["device"] if rows else ""
