@@ -17,39 +17,39 @@
 
 #include "gf256.h"
 
-uint8_t gf_log[256];
-uint8_t gf_exp[512];
+uint8_t gf256_log[256];
+uint8_t gf256_exp[512];
 
-void gf_init(void)
+void gf256_init(void)
 {
-    /* TODO 1: fill gf_exp[i] = 2^i for i = 0..254, and gf_log[2^i] = i.
+    /* TODO 1: fill gf256_exp[i] = 2^i for i = 0..254, and gf256_log[2^i] = i.
      * Hints:
      * - start from x = 1; the next power is x * 2: shift left by one, and if bit 8 is set,
      *   XOR with GF_POLY (0x11D) to reduce it back to 8 bits.
      * - 2 generates every nonzero byte for this polynomial: you should see 255 different x.
-     * - then copy gf_exp[0..254] to gf_exp[255..509] (and one more), so that
-     *   gf_exp[log a + log b] needs no "% 255".
+     * - then copy gf256_exp[0..254] to gf256_exp[255..509] (and one more), so that
+     *   gf256_exp[log a + log b] needs no "% 255".
      */
 }
 
-uint8_t gf_mul(uint8_t a, uint8_t b)
+uint8_t gf256_mul(uint8_t a, uint8_t b)
 {
     /* TODO 2: a*b = 2^(log a + log b), and 0 when either is 0 (log 0 does not exist). */
     (void)a; (void)b;
     return 0;
 }
 
-uint8_t gf_inv(uint8_t a)
+uint8_t gf256_inv(uint8_t a)
 {
     /* TODO 3: 1/a = 2^(255 - log a), because 2^255 = 1. */
     (void)a;
     return 0;
 }
 
-int gf_invert_matrix(uint8_t *a, uint8_t *inv, int n)
+int gf256_invert_matrix(uint8_t *a, uint8_t *inv, int n)
 {
     /* TODO 4: Gauss-Jordan elimination, exactly as over the reals, with XOR for + and -,
-     * gf_mul for *, and gf_inv for division. Start inv as the identity; for each column:
+     * gf256_mul for *, and gf256_inv for division. Start inv as the identity; for each column:
      * find a row with a nonzero entry (return -1 if none: singular), swap it up, scale it
      * so the pivot is 1, and clear the column in every other row. Apply every row operation
      * to inv as well. (Any nonzero pivot will do: there is no rounding in a finite field.)
@@ -58,7 +58,7 @@ int gf_invert_matrix(uint8_t *a, uint8_t *inv, int n)
     return -1;
 }
 
-void gf_split_tables(uint8_t c, uint8_t lo[16], uint8_t hi[16])
+void gf256_split_tables(uint8_t c, uint8_t lo[16], uint8_t hi[16])
 {
     /* TODO 5: lo[x] = c * x and hi[x] = c * (x << 4), for x = 0..15.
      * Why it works: c*x = c*(x & 0x0f) XOR c*(x & 0xf0). One VPSHUFB looks up 16 entries. */
@@ -67,7 +67,7 @@ void gf_split_tables(uint8_t c, uint8_t lo[16], uint8_t hi[16])
     memset(hi, 0, 16);
 }
 
-uint64_t gf_affine_matrix(uint8_t c)
+uint64_t gf256_affine_matrix(uint8_t c)
 {
     /* TODO 6: the 8x8 bit matrix of x -> c*x, as GF2P8AFFINEQB reads it.
      * Column s of the matrix is c * 2^s (the image of bit s). Output bit r is the parity
@@ -94,8 +94,8 @@ int gf_plan_init(gf_plan *p, int k, int rows, const uint8_t *coef)
     }
     memcpy(p->coef, coef, n);
     for (size_t t = 0; t < n; t++) {
-        gf_split_tables(coef[t], p->nib + 32 * t, p->nib + 32 * t + 16);
-        p->affine[t] = gf_affine_matrix(coef[t]);
+        gf256_split_tables(coef[t], p->nib + 32 * t, p->nib + 32 * t + 16);
+        p->affine[t] = gf256_affine_matrix(coef[t]);
     }
     return 0;
 }

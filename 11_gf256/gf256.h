@@ -23,15 +23,15 @@
 #define GF_MAX_CHUNKS 256 /* k + m <= 256: a Cauchy matrix needs k + m distinct field elements */
 
 /* ---- the field (gf256.c) --------------------------------------------------------------- */
-extern uint8_t gf_log[256];   /* gf_log[x] = i with 2^i = x, for x != 0 */
-extern uint8_t gf_exp[512];   /* gf_exp[i] = 2^i; doubled so gf_exp[a + b] needs no "mod 255" */
+extern uint8_t gf256_log[256];   /* gf256_log[x] = i with 2^i = x, for x != 0 */
+extern uint8_t gf256_exp[512];   /* gf256_exp[i] = 2^i; doubled so gf256_exp[a + b] needs no "mod 255" */
 
-void gf_init(void);                       /* fills gf_log and gf_exp; call once */
-uint8_t gf_mul(uint8_t a, uint8_t b);
-uint8_t gf_inv(uint8_t a);                /* a != 0 */
+void gf256_init(void);                       /* fills gf256_log and gf256_exp; call once */
+uint8_t gf256_mul(uint8_t a, uint8_t b);
+uint8_t gf256_inv(uint8_t a);                /* a != 0 */
 /* Invert the n x n matrix a (row-major) into inv by Gauss-Jordan elimination.
  * Returns 0, or -1 when a is singular. a is overwritten. */
-int gf_invert_matrix(uint8_t *a, uint8_t *inv, int n);
+int gf256_invert_matrix(uint8_t *a, uint8_t *inv, int n);
 
 /* ---- what a kernel needs, computed once per matrix (like ISA-L's ec_init_tables) -------- */
 typedef struct gf_plan {
@@ -43,10 +43,10 @@ typedef struct gf_plan {
 } gf_plan;
 
 /* The two tables of the split-table method for coefficient c. */
-void gf_split_tables(uint8_t c, uint8_t lo[16], uint8_t hi[16]);
+void gf256_split_tables(uint8_t c, uint8_t lo[16], uint8_t hi[16]);
 /* The 8x8 matrix over GF(2) of "multiply by c", in gf2p8affineqb's layout:
  * byte 7-r holds row r (which input bits make output bit r). */
-uint64_t gf_affine_matrix(uint8_t c);
+uint64_t gf256_affine_matrix(uint8_t c);
 
 /* Build a plan for a rows x k matrix (copies coef). Returns 0, or -1 out of memory. */
 int gf_plan_init(gf_plan *p, int k, int rows, const uint8_t *coef);

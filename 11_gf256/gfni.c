@@ -4,7 +4,7 @@
  * constant, zero here). Multiplying by a fixed c is such a linear map, in any GF(2^8):
  * column s of its matrix is c * 2^s computed in OUR field, 0x11D. So the instruction that
  * was made for AES's field works for Reed-Solomon's once each coefficient's matrix is
- * precomputed (gf_affine_matrix), whereas GF2P8MULB multiplies modulo 0x11B only and
+ * precomputed (gf256_affine_matrix), whereas GF2P8MULB multiplies modulo 0x11B only and
  * gives wrong products here.
  *
  * Per 64 bytes of input and row: one affine (two inputs' products and the accumulator

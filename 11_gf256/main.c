@@ -655,7 +655,7 @@ static const char *check_decode(ctx *c, const variant *v, const patterns *P, cha
                 B[s * k + j] = g < k ? (uint8_t)(g == j) : c->cauchy[(g - k) * k + j];
             src[s] = g < k ? c->data.ptr[g] : c->parity.ptr[g - k];
         }
-        if (gf_invert_matrix(B, Binv, k) != 0) {
+        if (gf256_invert_matrix(B, Binv, k) != 0) {
             snprintf(why, wl, "erasing pattern %d: the survivors' matrix is singular", t);
             result = "FAIL";
             break;
@@ -669,7 +669,7 @@ static const char *check_decode(ctx *c, const variant *v, const patterns *P, cha
                 } else {
                     uint8_t s = 0;
                     for (int l = 0; l < k; l++)
-                        s ^= gf_mul(c->cauchy[(e - k) * k + l], Binv[l * k + j]);
+                        s ^= gf256_mul(c->cauchy[(e - k) * k + l], Binv[l * k + j]);
                     R[i * k + j] = s;
                 }
             }
@@ -832,7 +832,7 @@ int main(int argc, char **argv)
 {
     options o;
     parse(argc, argv, &o);
-    gf_init();
+    gf256_init();
     ref_init();
 
     ctx c;
@@ -927,8 +927,8 @@ int main(int argc, char **argv)
     ec_init_tables(o.k, o.m, c.cauchy, c.isal_tables);
     for (int a = 0; a < 256; a++) /* the GPU's tables come from the lesson's field */
         for (int b = 0; b < 256; b++)
-            mul[a * 256 + b] = gf_mul((uint8_t)a, (uint8_t)b);
-    c.field = (gf_gpu_field){gf_log, gf_exp, mul};
+            mul[a * 256 + b] = gf256_mul((uint8_t)a, (uint8_t)b);
+    c.field = (gf_gpu_field){gf256_log, gf256_exp, mul};
     gf_plan plan;
     if (gf_plan_init(&plan, o.k, o.m, c.cauchy) != 0)
         cli_die("out of memory");
