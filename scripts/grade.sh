@@ -9,6 +9,8 @@ stage=${1:-}
 line=$(make -s list-stages | awk -v s="$stage" 'substr($1,1,length(s)+1) == s"_"')
 [ -n "$line" ] || { echo "grade: no stage $stage (make list-stages shows them)" >&2; exit 2; }
 read -r dir prog kind <<<"$line"
+# a stage that is not a float GEMM (11_gf256) grades itself
+[ -f "$dir/grade.sh" ] && exec bash "$dir/grade.sh"
 sol=$dir/$prog ex=build/grade/$dir/$prog
 echo "== grading $dir/exercise.$([ "$kind" = gpu ] && echo cu || echo c)"
 make -s "$sol" "$ex" >/dev/null || { echo "grade: the build failed (messages above)"; exit 1; }
