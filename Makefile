@@ -139,10 +139,13 @@ test: deps                                     ## what CI runs: build, checks, b
 test-gpu:                                      ## on a GPU machine: every CUDA variant checked, plus compute-sanitizer
 	@tests/run-tests-gpu.sh $(STAGES)
 
-plots:                                         ## charts in docs/figures/<machine>/ from the committed results/<machine>/
+plots:                                         ## charts in docs/figures/<machine>/ from the committed results/<machine>/ (plus a stage's own plot.py)
 	@test -n "$(PYTHON)" || { echo "no python3 with matplotlib: run scripts/install-deps.sh"; exit 1; }
 	@for d in $(filter-out results/local,$(wildcard results/*)); do \
-	    $(PYTHON) plots/plot.py --out docs/figures/$$(basename $$d) $$d || exit 1; done
+	    $(PYTHON) plots/plot.py --out docs/figures/$$(basename $$d) $$d || exit 1; \
+	    for p in $(wildcard [0-9][0-9]_*/plot.py); do s=$$(dirname $$p); \
+	        [ ! -f $$d/$$s.csv ] || $(PYTHON) $$p $$d/$$s.csv docs/figures/$$(basename $$d)/$$s.png || exit 1; \
+	    done; done
 
 grade:                                         ## make grade STAGE=NN: check and time your exercise.c
 	@scripts/grade.sh $(STAGE)

@@ -61,19 +61,24 @@ class InputError(Exception):
     """Bad input: reported on one line, exit status 2."""
 
 
+class OtherSchema(InputError):
+    """A CSV with another header: an error when named, skipped when found in a folder."""
+
+
 # ---------------------------------------------------------------- reading
 
 def csv_files(paths):
-    """Expand directories into their *.csv files; complain about missing paths."""
+    """Expand directories into their *.csv files as (path, named) pairs, named being False
+    for files found in a folder; complain about missing paths."""
     files = []
     for path in paths:
         if os.path.isdir(path):
             found = sorted(glob.glob(os.path.join(path, "*.csv")))
             if not found:
                 raise InputError(f"{path}: no .csv files in this directory")
-            files += found
+            files += [(f, False) for f in found]
         elif os.path.isfile(path):
-            files.append(path)
+            files.append((path, True))
         else:
             raise InputError(f"{path}: no such file or directory")
     return files
@@ -98,7 +103,7 @@ def read_csv(path):
         reader = csv.reader(f)
         header = [h.strip() for h in next(reader, [])]
         if header not in (RESULT_HEADER, PEAK_HEADER):
-            raise InputError(f"{path}: not a result or peak CSV (header {','.join(header)!r})")
+            raise OtherSchema(f"{path}: not a result or peak CSV (header {','.join(header)!r})")
         kind = "result" if header == RESULT_HEADER else "peak"
         rows = []
         for line, fields in enumerate(reader, start=2):
@@ -124,8 +129,14 @@ def read_csv(path):
 def load(paths):
     """All result rows and all peak rows from the given paths."""
     results, peaks = [], []
-    for path in csv_files(paths):
-        kind, rows = read_csv(path)
+    for path, named in csv_files(paths):
+        try:
+            kind, rows = read_csv(path)
+        except OtherSchema as e:
+            if named:
+                raise
+            print(f"plot.py: skipping {path}: another schema (a stage's own CSV)", file=sys.stderr)
+            continue
         (results if kind == "result" else peaks).extend(rows)
     if not results:
         raise InputError("no result rows in " + " ".join(paths))

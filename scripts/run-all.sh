@@ -22,5 +22,9 @@ echo
 py=$(scripts/find-python.sh) || { echo "no python3 with matplotlib: charts skipped (scripts/install-deps.sh)"; exit 0; }
 echo "== charts"
 "$py" plots/plot.py --out "$out/figures" "$out"
+for p in [0-9][0-9]_*/plot.py; do   # stages with a CSV schema of their own draw their own chart
+    s=$(dirname "$p")
+    [ -f "$out/$s.csv" ] && "$py" "$p" "$out/$s.csv" "$out/figures/$s.png" && echo "$out/figures/$s.png"
+done
 echo
 echo "results: $out/*.csv    charts: $out/figures/*.png"
