@@ -3,8 +3,8 @@
  * Build and grade it with:   make grade STAGE=03
  * The grader runs your functions over awkward shapes (1x1x1, primes, sizes one past a
  * power of two, leading dimensions larger than the width, beta != 0, NaN in C with
- * beta == 0) with the default tile (64), and times them against the solution. Until you
- * fill them in, every check FAILs. Try other tiles with
+ * beta == 0) with the default tile (TILE_DEFAULT in tiling.h), and times them against the
+ * solution. Until you fill them in, every check FAILs. Small tiles test the edges harder:
  *   build/grade/03_tiling/tiling --variant tiled --tile 7,16,64 --sizes 33,127,300
  * (a tile of 7 makes every block an edge case).
  */

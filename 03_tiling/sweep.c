@@ -15,7 +15,7 @@
 #define MAX_TILES 16
 #define MAX_TILE 1024 /* three 1024 x 1024 blocks are 12 MiB: past any L2 there is to find */
 
-static int tiles[MAX_TILES], ntiles;
+static int tiles[MAX_TILES], ntiles; /* ntiles 0: no --tile, the default alone */
 
 int tile_option(bench_opts *o, const char *opt, const char *val)
 {
@@ -155,7 +155,8 @@ int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
 
     bench_opts o;
     cli_parse(st, argc, argv, &o);
-    if (ntiles == 0)
+    const int tile_given = ntiles > 0;
+    if (!tile_given)
         tiles[ntiles++] = TILE_DEFAULT;
     refuse_impossible_sizes(&o);
     int rc = backend.init(&o);
@@ -178,7 +179,8 @@ int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
         failed += bench_run(st, &o, &p);
         passed += p;
     }
-    /* the blocked ones: once per tile, under their own names when there are several */
+    /* the blocked ones: once per tile; named tiled/64 when --tile chose the tile, so that
+     * a CSV row always says which tile it was measured with */
     stage_info per_tile = *st;
     per_tile.variants = named;
     for (int t = 0; t < ntiles; t++) {
@@ -187,7 +189,7 @@ int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
         for (int v = 0; v < st->nvariants; v++) {
             named[v] = st->variants[v];
             any |= run_now[v] = v >= first_tiled && chosen[v];
-            if (v >= first_tiled && ntiles > 1) {
+            if (v >= first_tiled && tile_given) {
                 snprintf(names[v], 64, "%s/%d", st->variants[v].name, tile_size);
                 named[v].name = names[v];
             }

@@ -28,6 +28,7 @@
 int tile_size = TILE_DEFAULT;
 
 static int min_int(int a, int b) { return a < b ? a : b; }
+static int max_int(int a, int b) { return a > b ? a : b; }
 static int round_up(int n, int multiple) { return (n + multiple - 1) / multiple * multiple; }
 
 void gemm_tiled(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
@@ -139,7 +140,8 @@ static void gemm_copied_blocks(block_product *product, int M, int N, int K, floa
 {
     if (M <= 0 || N <= 0 || K <= 0)
         return;
-    const int T = tile_size, ldt = round_up(T, 16);
+    /* no block is larger than the matrices: a small product gets small buffers */
+    const int T = tile_size, edge = min_int(T, max_int(M, max_int(N, K))), ldt = round_up(edge, 16);
     const size_t bytes = sizeof(float) * (size_t)ldt * (size_t)ldt;
     float *Ab = aligned_alloc(64, bytes), *Bb = aligned_alloc(64, bytes);
     float *Cb = aligned_alloc(64, bytes);
@@ -155,7 +157,7 @@ static void gemm_copied_blocks(block_product *product, int M, int N, int K, floa
         const int mb = min_int(T, M - i0), mb_pad = round_up(mb, 2);
         for (int j0 = 0; j0 < N; j0 += T) {
             const int nb = min_int(T, N - j0), nb_pad = round_up(nb, 16);
-            memset(Cb, 0, bytes);
+            memset(Cb, 0, sizeof(float) * (size_t)mb_pad * (size_t)ldt);
             for (int k0 = 0; k0 < K; k0 += T) {
                 const int kb = min_int(T, K - k0), kb_pad = round_up(kb, 4);
                 copy_block(Ab, ldt, &A[IDX(i0, k0, lda)], lda, mb, kb, mb_pad, kb_pad);

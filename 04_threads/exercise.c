@@ -27,24 +27,6 @@ void gemm_omp_rows(int M, int N, int K, float alpha, const float *A, int lda, co
     (void)B; (void)ldb; (void)beta; (void)C; (void)ldc;
 }
 
-void gemm_omp_cols_4(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
-                     int ldb, float beta, float *C, int ldc)
-{
-    /* TODO: strips of 4 columns, strip s starting at column 4*s (the last one may be
-     * narrower), dealt in turn with "#pragma omp parallel for schedule(static, 1)";
-     * each strip is an M x 4 product for gemm_ikj. Then time it on 1 and 2 threads. */
-    (void)M; (void)N; (void)K; (void)alpha; (void)A; (void)lda;
-    (void)B; (void)ldb; (void)beta; (void)C; (void)ldc;
-}
-
-void gemm_omp_cols_16(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
-                      int ldb, float beta, float *C, int ldc)
-{
-    /* TODO: omp_cols_4 with strips of 16 columns (one 64-byte cache line). */
-    (void)M; (void)N; (void)K; (void)alpha; (void)A; (void)lda;
-    (void)B; (void)ldb; (void)beta; (void)C; (void)ldc;
-}
-
 void gemm_omp_tiled(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                     int ldb, float beta, float *C, int ldc)
 {

@@ -6,9 +6,6 @@
  *
  *   omp_rows        02's ikj on one row of C per iteration; the rows split into one
  *                   equal range per thread (schedule(static))
- *   omp_cols_4      02's ikj on strips of 4 columns, dealt to the threads in turn: two
- *                   threads write into the same 64-byte cache line of C (false sharing)
- *   omp_cols_16     the same with strips of 16 columns, one cache line each
  *   omp_tiled       03's unroll_2x4 on T x T tiles of C; the tiles split into one equal
  *                   range per thread (schedule(static))
  *   omp_tiled_dyn   the same tiles handed out one at a time to whichever thread is free
@@ -38,41 +35,6 @@ void gemm_omp_rows(int M, int N, int K, float alpha, const float *A, int lda, co
 #pragma omp parallel for schedule(static)
     for (int i = 0; i < M; i++) /* row i of C is a 1 x N product: 02's ikj does it */
         gemm_ikj(1, N, K, alpha, &A[IDX(i, 0, lda)], lda, B, ldb, beta, &C[IDX(i, 0, ldc)], ldc);
-}
-
-/* Strips of `width` columns, dealt one at a time in turn (schedule(static, 1)): thread 0
- * gets strips 0, 2, 4, ..., thread 1 strips 1, 3, 5, ... (with two threads). Each strip
- * is an M x width product for 02's ikj, which walks it row by row, so the threads move
- * down C side by side, at about the same row at the same time. */
-static void strips_of_columns(int width, int M, int N, int K, float alpha, const float *A, int lda,
-                              const float *B, int ldb, float beta, float *C, int ldc)
-{
-    if (M <= 0 || N <= 0 || K <= 0)
-        return;
-    const int nstrips = (N + width - 1) / width;
-#pragma omp parallel for schedule(static, 1)
-    for (int s = 0; s < nstrips; s++) {
-        const int j0 = s * width;
-        gemm_ikj(M, min_int(width, N - j0), K, alpha, A, lda, &B[IDX(0, j0, ldb)], ldb, beta,
-                 &C[IDX(0, j0, ldc)], ldc);
-    }
-}
-
-/* 4 floats are 16 bytes: the 64-byte line that holds C[i][0..15] holds 4 strips, which
- * belong to 2 (or more) threads; every update by one thread takes the line away from
- * the other's cache. */
-void gemm_omp_cols_4(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
-                     int ldb, float beta, float *C, int ldc)
-{
-    strips_of_columns(4, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-}
-
-/* 16 floats are one 64-byte line (C is 64-byte aligned and, at the sizes the chapter
- * measures, ldc a multiple of 16): no line is written by two threads. */
-void gemm_omp_cols_16(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
-                      int ldb, float beta, float *C, int ldc)
-{
-    strips_of_columns(16, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 /* ---- tiles of C, each one a call of 03's unroll_2x4 ----------------------------------- */

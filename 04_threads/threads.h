@@ -4,7 +4,6 @@
 
 #include "gemm.h"
 
-gemm_fn gemm_omp_rows, gemm_omp_cols_4, gemm_omp_cols_16;
-gemm_fn gemm_omp_tiled, gemm_omp_tiled_dyn, gemm_pthreads_tiled;
+gemm_fn gemm_omp_rows, gemm_omp_tiled, gemm_omp_tiled_dyn, gemm_pthreads_tiled;
 
 #endif
