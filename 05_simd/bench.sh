@@ -4,6 +4,7 @@
 #   05_simd/bench.sh                 # results/xeon-2c/05_simd.csv and 05_simd_peak.csv
 #   MACHINE=mybox 05_simd/bench.sh   # results/mybox/...
 #   SIZES="512 1024" THREADS=1 05_simd/bench.sh
+#   THREADS=2 KEEP=1 05_simd/bench.sh  # add to the CSVs instead of starting them afresh
 #
 # For every thread count and size, four programs run one after the other, each timing our
 # kernels alternately with its own library (the harness alternates the two in every
@@ -25,6 +26,7 @@ cd "$(dirname "$0")/.."
 MACHINE=${MACHINE:-xeon-2c}
 SIZES=${SIZES:-256 512 1024 2048 4096}
 THREADS=${THREADS:-1 2}
+QUIET_WAIT=${QUIET_WAIT:-120}
 OUT=results/$MACHINE
 CSV=$OUT/05_simd.csv
 PEAK=$OUT/05_simd_peak.csv
@@ -33,17 +35,23 @@ make -s stage05 build/peak
 if ! make -s build/blis/05_simd/simd; then
     echo "bench.sh: BLIS not found (Debian: apt install libblis-dev); measuring without it" >&2
 fi
+# Run copies: a `make` elsewhere in the tree during the run must not swap the programs
+# under it.
+BINS=$(mktemp -d)
+trap 'rm -rf "$BINS"' EXIT
+cp 05_simd/simd build/peak "$BINS/"
+[ -x build/blis/05_simd/simd ] && cp build/blis/05_simd/simd "$BINS/simd-blis"
 mkdir -p "$OUT"
-rm -f "$CSV" "$PEAK"
-BIN=05_simd/simd
+[ "${KEEP:-0}" = 1 ] || rm -f "$CSV" "$PEAK"
+BIN=$BINS/simd
 BEST=$($BIN --list | head -n 1 | awk '{print $1}') # the table is in dispatch order
 
-# The same machine serves other people's builds and tests: wait until no
-# other process is running (up to 30 s), so that a timing does not start in the middle of
-# a compile.
+# The same machine serves other people's builds and tests: wait until no other process is
+# running (up to QUIET_WAIT seconds), so that a timing does not start in the middle of a
+# compile. Two threads on two cores suffer most: one busy core halves them.
 wait_quiet() {
     local tries=0
-    while [ "$tries" -lt 30 ]; do
+    while [ "$tries" -lt "$QUIET_WAIT" ]; do
         # procs_running counts this shell's own awk too
         [ "$(awk '/^procs_running/ {print $2}' /proc/stat)" -le 2 ] && return 0
         sleep 1
@@ -56,7 +64,7 @@ peak() {
     local tmp
     tmp=$(mktemp)
     wait_quiet
-    scripts/bench-lock build/peak --csv "$tmp" >/dev/null
+    scripts/bench-lock "$BINS/peak" --csv "$tmp" >/dev/null
     if [ -s "$PEAK" ]; then tail -n +2 "$tmp" >>"$PEAK"; else cat "$tmp" >"$PEAK"; fi
     rm -f "$tmp"
 }
@@ -83,8 +91,8 @@ for t in $THREADS; do
         run "OpenBLAS (default core)" -u OPENBLAS_CORETYPE -- $BIN --variant all "$@"
         run "OpenBLAS Cooperlake" OPENBLAS_CORETYPE=Cooperlake -- $BIN --variant "$BEST" "$@"
         run "OpenBLAS Haswell" OPENBLAS_CORETYPE=Haswell -- $BIN --variant "$BEST" "$@"
-        if [ -x build/blis/05_simd/simd ]; then
-            run "BLIS" -u OPENBLAS_CORETYPE -- build/blis/05_simd/simd --variant "$BEST" "$@"
+        if [ -x "$BINS/simd-blis" ]; then
+            run "BLIS" -u OPENBLAS_CORETYPE -- "$BINS/simd-blis" --variant "$BEST" "$@"
         fi
     done
 done

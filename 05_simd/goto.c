@@ -64,12 +64,11 @@ const int simd_nkernels = sizeof simd_kernels / sizeof simd_kernels[0];
 
 const microkernel *microkernel_best(void)
 {
-    static const microkernel *best;
-    if (!best) /* a benign race: every thread computes the same answer */
-        for (int i = 0; i < simd_nkernels && !best; i++)
-            if (simd_kernels[i]->cpu_has())
-                best = simd_kernels[i];
-    return best;
+    /* Asked on every call: __builtin_cpu_supports reads flags filled in at start-up. */
+    for (int i = 0; i < simd_nkernels; i++)
+        if (simd_kernels[i]->cpu_has())
+            return simd_kernels[i];
+    return &uk_generic_6x16;
 }
 
 /* ------------------------------------------------------------ the block sizes */

@@ -53,7 +53,7 @@ extern const microkernel uk_avx512_6x64, uk_avx512_14x32, uk_avx2_6x16, uk_gener
 extern const microkernel *const simd_kernels[];
 extern const int simd_nkernels;
 
-/* The best micro-kernel this CPU can run (decided once, then cached). */
+/* The best micro-kernel this CPU can run: the first of simd_kernels it has. */
 const microkernel *microkernel_best(void);
 
 /* The cache blocking (see goto.c for which cache bounds which):
