@@ -51,66 +51,64 @@ verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int 
     const double c = err_c > 0 ? err_c : 2.0;
     const double tiny = FLT_MIN;
     int *rows = malloc(sizeof(int) * (size_t)(M > 8 ? M : 8));
-    double *ref = malloc(sizeof(double) * (size_t)N * 2);
-    if (!rows || !ref) {
-        free(rows);
-        free(ref);
+    if (!rows) {
         res.bad = -1;
         return res;
     }
-    double *absref = ref + N;
     int nrows = choose_rows(M, N, K, seed, rows);
     double max_scale = 0, max_err = 0, max_rel = 0, max_ratio = 0;
     long bad = 0;
+    enum { CHUNK = 256 };
+    long nchunks = (N + CHUNK - 1) / CHUNK;
 
-    for (int r = 0; r < nrows; r++) {
-        int i = rows[r];
-        /* One row of alpha*A*B + beta*C0 in double, and of |alpha||A||B| + |beta||C0|.
-         * The loop over j is split across threads: the sampled rows of a huge
-         * product are few, their columns many. */
-#pragma omp parallel for schedule(static) reduction(+ : bad) \
+    /* One piece of work is CHUNK columns of one checked row: alpha*A*B + beta*C0 in double,
+     * and |alpha||A||B| + |beta||C0|. Splitting rows x column chunks over the threads keeps
+     * them all busy for a few wide sampled rows and for millions of one-column rows alike. */
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : bad) \
     reduction(max : max_scale, max_err, max_rel, max_ratio)
-        for (int j0 = 0; j0 < N; j0 += 256) {
-            int j1 = j0 + 256 < N ? j0 + 256 : N;
-            for (int j = j0; j < j1; j++)
-                ref[j] = absref[j] = 0.0;
-            for (int k = 0; k < K; k++) {
-                double a = A[IDX(i, k, lda)];
-                const float *b = &B[IDX(k, 0, ldb)];
-                for (int j = j0; j < j1; j++) {
-                    ref[j] += a * b[j];
-                    absref[j] += fabs(a * b[j]);
-                }
-            }
+    for (long w = 0; w < (long)nrows * nchunks; w++) {
+        int i = rows[w / nchunks];
+        int j0 = (int)(w % nchunks) * CHUNK;
+        int j1 = j0 + CHUNK < N ? j0 + CHUNK : N;
+        double ref[CHUNK], absref[CHUNK];
+        for (int j = j0; j < j1; j++)
+            ref[j - j0] = absref[j - j0] = 0.0;
+        for (int k = 0; k < K; k++) {
+            double a = A[IDX(i, k, lda)];
+            const float *b = &B[IDX(k, 0, ldb)];
             for (int j = j0; j < j1; j++) {
-                double c0 = beta != 0.0f ? C0[IDX(i, j, ldc)] : 0.0;
-                double R = alpha * ref[j] + beta * c0;
-                double scale = fabs(alpha) * absref[j] + fabs(beta) * fabs(c0);
-                double got = C_out[IDX(i, j, ldc)];
-                double err = fabs(got - R);
-                if (!isfinite(got)) {
+                ref[j - j0] += a * b[j];
+                absref[j - j0] += fabs(a * b[j]);
+            }
+        }
+        for (int j = j0; j < j1; j++) {
+            double c0 = beta != 0.0f ? C0[IDX(i, j, ldc)] : 0.0;
+            double R = alpha * ref[j - j0] + beta * c0;
+            double scale = fabs(alpha) * absref[j - j0] + fabs(beta) * fabs(c0);
+            double got = C_out[IDX(i, j, ldc)];
+            double err = fabs(got - R);
+            if (!isfinite(got)) {
+                bad++;
+                err = INFINITY;
+            }
+            if (scale > max_scale)
+                max_scale = scale;
+            if (err > max_err)
+                max_err = err;
+            double rel = err / (scale > 0 ? scale : tiny);
+            if (rel > max_rel)
+                max_rel = rel;
+            if (!normwise) {
+                double ratio = err / (c * (K + 2) * u * scale + tiny);
+                if (ratio > max_ratio)
+                    max_ratio = ratio;
+                if (!(ratio <= 1.0))
                     bad++;
-                    err = INFINITY;
-                }
-                if (scale > max_scale)
-                    max_scale = scale;
-                if (err > max_err)
-                    max_err = err;
-                double rel = err / (scale > 0 ? scale : tiny);
-                if (rel > max_rel)
-                    max_rel = rel;
-                if (!normwise) {
-                    double ratio = err / (c * (K + 2) * u * scale + tiny);
-                    if (ratio > max_ratio)
-                        max_ratio = ratio;
-                    if (!(ratio <= 1.0))
-                        bad++;
-                }
             }
         }
         /* The padding between N and ldc must be exactly what it was. */
-        if (ldc > N && memcmp(&C_in[IDX(i, N, ldc)], &C_out[IDX(i, N, ldc)],
-                              sizeof(float) * (size_t)(ldc - N)) != 0)
+        if (j1 == N && ldc > N &&
+            memcmp(&C_in[IDX(i, N, ldc)], &C_out[IDX(i, N, ldc)], sizeof(float) * (size_t)(ldc - N)) != 0)
             bad++;
     }
     if (normwise) {
@@ -125,6 +123,5 @@ verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int 
     res.bad = bad;
     res.pass = bad == 0;
     free(rows);
-    free(ref);
     return res;
 }
