@@ -2,6 +2,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,8 +64,9 @@ verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int 
 
     /* One piece of work is CHUNK columns of one checked row: alpha*A*B + beta*C0 in double,
      * and |alpha||A||B| + |beta||C0|. Splitting rows x column chunks over the threads keeps
-     * them all busy for a few wide sampled rows and for millions of one-column rows alike. */
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : bad) \
+     * them all busy for a few wide sampled rows and for millions of one-column rows alike.
+     * The check uses every core, whatever thread count the kernel is being measured with. */
+#pragma omp parallel for schedule(dynamic, 16) num_threads(omp_get_num_procs()) reduction(+ : bad) \
     reduction(max : max_scale, max_err, max_rel, max_ratio)
     for (long w = 0; w < (long)nrows * nchunks; w++) {
         int i = rows[w / nchunks];
