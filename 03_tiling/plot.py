@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""03_tiling/plot.py: chapter 03's chart, the tile sweep beside the usual GFLOP/s by size.
+
+    python3 03_tiling/plot.py results/xeon-2c/03_tiling.csv docs/figures/xeon-2c/03_tiling.png
+
+The CSV is the harness's (see docs/measuring.md); the blocked variants' rows are named
+"tiled/64" and so on, after the tile they ran with. plots/plot.py draws every such row as a
+line of its own, which for six tiles and three variants is more lines than a reader can follow,
+so `make plots` calls this script after it, and this chart takes the place of that one:
+
+  left   GFLOP/s against size: 02's ikj, each blocked variant at its best tile (the tile with
+         the highest median fraction of OpenBLAS over all sizes), and OpenBLAS
+  right  the sweep: each variant's speed against the tile, at the three largest sizes, as a
+         fraction of OpenBLAS timed alternately with it (the ratio survives a busy machine)
+
+Rows that FAILed their check are left out; repeated rows are combined by their median.
+"""
+import csv
+import statistics
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import NullFormatter, ScalarFormatter  # noqa: E402
+
+BLOCKED = ("tiled", "tiled_copy", "unroll_2x4")
+COLOURS = {"ikj": "tab:gray", "tiled": "tab:blue", "tiled_copy": "tab:orange",
+           "unroll_2x4": "tab:green"}
+
+
+def load(path):
+    gflops = defaultdict(list)   # (variant, tile or None, n) -> [GFLOP/s]
+    ratio = defaultdict(list)    # (variant, tile or None, n) -> [fraction of the baseline]
+    baseline = defaultdict(list)  # n -> [baseline GFLOP/s]
+    device = ""
+    for r in csv.DictReader(open(path, newline="")):
+        if r["check"] == "FAIL":
+            print(f"{path}: leaving out a FAIL row of {r['variant']}", file=sys.stderr)
+            continue
+        if not r["m"] == r["n"] == r["k"]:
+            continue
+        n, g = int(r["n"]), float(r["gflops"])
+        device = device or r["device"]
+        if r["baseline"] and r["variant"] == r["baseline"].lower():
+            baseline[n].append(g)
+            continue
+        name, _, tile = r["variant"].partition("/")
+        key = (name, int(tile) if tile else None, n)
+        gflops[key].append(g)
+        if r["baseline_gflops"]:
+            ratio[key].append(g / float(r["baseline_gflops"]))
+    med = lambda d: {k: statistics.median(v) for k, v in d.items()}  # noqa: E731
+    return med(gflops), med(ratio), med(baseline), device
+
+
+def log2_axis(ax, label):
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel(label)
+    ax.grid(True, alpha=0.3)
+
+
+def main(src, dst):
+    gflops, ratio, baseline, device = load(src)
+    sizes = sorted({n for _, _, n in gflops})
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5), dpi=120, layout="constrained")
+    fig.suptitle(f"03_tiling: cache blocking, one thread\n{device}", fontsize=11)
+
+    # left: by size, each blocked variant at its best tile
+    line = {n: g for (v, t, n), g in gflops.items() if v == "ikj"}
+    if line:
+        left.plot(sorted(line), [line[n] for n in sorted(line)], "o-", color=COLOURS["ikj"],
+                  label="ikj (02's, linked)")
+    for v in BLOCKED:
+        tiles = sorted({t for (name, t, _) in ratio if name == v and t})
+        if not tiles:
+            continue
+        best = max(tiles, key=lambda t: statistics.median(
+            r for (name, tt, _), r in ratio.items() if name == v and tt == t))
+        line = {n: g for (name, t, n), g in gflops.items() if name == v and t == best}
+        left.plot(sorted(line), [line[n] for n in sorted(line)], "o-", color=COLOURS[v],
+                  label=f"{v}, T = {best}")
+    if baseline:
+        left.plot(sorted(baseline), [baseline[n] for n in sorted(baseline)], "--", color="black",
+                  label="OpenBLAS, 1 thread")
+    log2_axis(left, "matrix size n (m = n = k)")
+    left.set_xticks([n for n in sizes if n & (n - 1) == 0])  # 1000 sits next to 1024: no label
+    left.set_ylabel("GFLOP/s")
+    left.set_ylim(bottom=0)
+    left.set_title("GFLOP/s by size (each variant at its best tile)", fontsize=10)
+    left.legend(fontsize=8)
+
+    # right: the sweep, fraction of OpenBLAS against the tile, one line per variant and size;
+    # the three largest sizes only (with 1000 among them when it was measured, beside 1024)
+    swept = sizes[-3:]
+    styles = ["-", "--", ":"]
+    for v in BLOCKED:
+        for si, n in enumerate(swept):
+            pts = sorted((t, r) for (name, t, nn), r in ratio.items() if name == v and nn == n and t)
+            if len(pts) < 2:
+                continue
+            right.plot([t for t, _ in pts], [r for _, r in pts], marker="o", markersize=3,
+                       linestyle=styles[si % len(styles)], color=COLOURS[v],
+                       label=f"{v}, n = {n}")
+    tiles = sorted({t for (_, t, _) in ratio if t})
+    log2_axis(right, "tile edge T (blocks of T x T floats)")
+    if tiles:
+        right.set_xticks(tiles)
+    right.set_ylabel("fraction of OpenBLAS timed alternately")
+    right.set_ylim(bottom=0)
+    right.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
+    right.set_title(f"the tile sweep at n = {', '.join(map(str, swept))}", fontsize=10)
+    fig.savefig(dst)
+    print(dst)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: 03_tiling/plot.py RESULTS.csv OUT.png")
+    main(sys.argv[1], sys.argv[2])
