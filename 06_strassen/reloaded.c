@@ -1,0 +1,445 @@
+/* reloaded.c: Strassen with its additions folded into the packing ("Strassen reloaded",
+ * Huang, Smith, Henry, van de Geijn, SC16; their "ABC" form).
+ *
+ * The Goto loops of stage 05 already copy every block of A and B into packed buffers
+ * before the micro-kernel reads them. A product like M1 = (A11 + A22)(B11 + B22) can form
+ * its sums during that copy: the packing reads A11 and A22 and writes their sum, so the sum
+ * never exists as a matrix in memory. On the way out, the micro-kernel's tile of M1 is
+ * added straight into C11 and C22. Per product, the only memory traffic is what the five
+ * loops move anyway, plus one more operand read per extra term and one more tile of C per
+ * extra target: no temporaries, no separate passes.
+ *
+ *   sum_operand  A block as  s0*A_0 + s1*A_1 + ...   (up to 4 terms: 2 levels)
+ *   c_targets    C blocks    C_t = alpha*s_t*product + beta_t*C_t  (up to 4 targets)
+ *   gemm_sums    the five loops of 05's goto.c, with pack_a_sum, pack_b_sum, and a
+ *                micro-kernel whose tile goes to every target
+ *   reloaded     the recursion: each level turns one product of sums into seven
+ *
+ * The micro-kernel is 05's (microkernel_best(), simd.h), called through its public type;
+ * the block sizes are 05's (gemm_blocking_for). 05 keeps its packing routines to itself,
+ * so the summing versions live here.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../05_simd/simd.h" /* stage 05's API: gemm_simd, the micro-kernel type */
+#include "strassen.h"
+
+#define MAX_TERMS 4 /* 2 levels: 2 x 2 terms per operand, 2 x 2 targets per product */
+#define MAX_TILE (16 * 64)
+
+typedef struct sum_operand {
+    int n;
+    const float *p[MAX_TERMS];
+    float s[MAX_TERMS];
+} sum_operand;
+
+typedef struct c_targets {
+    int n;
+    float *p[MAX_TERMS];
+    float s[MAX_TERMS];
+    float beta[MAX_TERMS];
+} c_targets;
+
+static int min_int(int a, int b) { return a < b ? a : b; }
+static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+static int round_up(int a, int b) { return ceil_div(a, b) * b; }
+
+/* ------------------------------------------------------------ packing sums */
+
+/* out[0:len] = sum_t s_t * X_t[off + 0:len]: vectorised, one pass over each term's row. */
+static inline void sum_row(int len, const sum_operand *X, size_t off, float *out)
+{
+    const float *x0 = X->p[0] + off;
+    const float s0 = X->s[0];
+#pragma omp simd
+    for (int j = 0; j < len; j++)
+        out[j] = s0 * x0[j];
+    for (int t = 1; t < X->n; t++) {
+        const float *x = X->p[t] + off;
+        const float s = X->s[t];
+#pragma omp simd
+        for (int j = 0; j < len; j++)
+            out[j] += s * x[j];
+    }
+}
+
+/* rows x kc of the sum (rows <= MR) -> an MR x kc micro-panel, zero-padded: the layout 05
+ * packs (dst[p*MR + i] = A(i, p)). Each row is summed first (vectorised, into `row`, in L1),
+ * then scattered; a single unscaled term is scattered straight from A, as in 05. */
+static void pack_a_sum(int MR, int rows, int kc, const sum_operand *A, size_t off, int lda,
+                       int prefetch_rows, float *dst, float *row)
+{
+    const int plain = A->n == 1 && A->s[0] == 1.0f;
+    for (int i = 0; i < rows; i++) {
+        const float *a = A->p[0] + off + (size_t)i * lda;
+        if (i + MR < prefetch_rows) /* the next panel's row, as 05 does: rows are short streams */
+            for (int t = 0; t < A->n; t++)
+                for (int p = 0; p < kc; p += 16)
+                    __builtin_prefetch(A->p[t] + off + IDX(i + MR, p, lda));
+        if (!plain) {
+            sum_row(kc, A, off + (size_t)i * lda, row);
+            a = row;
+        }
+        for (int p = 0; p < kc; p++)
+            dst[(size_t)p * MR + i] = a[p];
+    }
+    for (int i = rows; i < MR; i++)
+        for (int p = 0; p < kc; p++)
+            dst[(size_t)p * MR + i] = 0.0f;
+}
+
+/* kc x cols of the sum -> micro-panels of NR columns (dst + jr*kc), zero-padded: 05's
+ * layout. Row by row of B, every term's row read along its length. */
+static void pack_b_sum(int NR, int kc, int cols, const sum_operand *B, size_t off, int ldb,
+                       float *dst)
+{
+    for (int p = 0; p < kc; p++) {
+        const size_t o = off + (size_t)p * ldb;
+        if (p + 4 < kc) /* 4 rows ahead, as 05 does */
+            for (int t = 0; t < B->n; t++)
+                for (int j = 0; j < cols; j += 16)
+                    __builtin_prefetch(B->p[t] + o + IDX(4, j, ldb));
+        for (int jr = 0; jr < cols; jr += NR) {
+            float *d = dst + (size_t)jr * kc + (size_t)p * NR;
+            const int w = min_int(NR, cols - jr);
+            sum_row(w, B, o + jr, d);
+            for (int j = w; j < NR; j++)
+                d[j] = 0.0f;
+        }
+    }
+}
+
+/* ------------------------------------------------------------ the tile to every target */
+
+int reloaded_fold = FOLD_LAST;
+
+/* c[0:m, 0:n] = scale * t + beta * c, t with row stride ldt (beta == 0: c not read). */
+static inline void tile_to(int m, int n, const float *t, int ldt, float scale, float beta,
+                           float *c, int ldc)
+{
+    for (int i = 0; i < m; i++) {
+        const float *ti = t + (size_t)i * ldt;
+        float *ci = &c[IDX(i, 0, ldc)];
+        if (beta == 0.0f) {
+#pragma omp simd
+            for (int j = 0; j < n; j++)
+                ci[j] = scale * ti[j];
+        } else if (beta == 1.0f) {
+#pragma omp simd
+            for (int j = 0; j < n; j++)
+                ci[j] += scale * ti[j];
+        } else {
+#pragma omp simd
+            for (int j = 0; j < n; j++)
+                ci[j] = scale * ti[j] + beta * ci[j];
+        }
+    }
+}
+
+/* Ask for the targets' tiles now: the micro-kernel runs for thousands of cycles before
+ * they are needed, enough to bring them in from memory. */
+static inline void prefetch_targets(const c_targets *C, size_t at, int ldc, int m, int n)
+{
+    for (int t = 0; t < C->n; t++)
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j += 16)
+                __builtin_prefetch(C->p[t] + at + IDX(i, j, ldc), 1, 3);
+}
+
+/* ------------------------------------------------------------ the five loops, with sums */
+
+/* The packing buffers, kept by the calling thread between calls (as in 05's goto.c). */
+static float *workspace(size_t floats)
+{
+    static _Thread_local float *buf;
+    static _Thread_local size_t cap;
+    if (floats > cap) {
+        free(buf);
+        buf = aligned_alloc(64, (floats * sizeof(float) + 63) / 64 * 64);
+        if (!buf) {
+            fprintf(stderr, "reloaded: cannot allocate %.1f MiB of packing buffers\n",
+                    (double)floats * sizeof(float) / 1048576.0);
+            abort();
+        }
+        cap = floats;
+    }
+    return buf;
+}
+
+#define SMALL_FOR_THREADS (128.0 * 128 * 128) /* as in 05: M*N*K below this, one thread */
+
+/* sum(C targets) += alpha * sum(A terms) * sum(B terms): 05's loop structure (goto.c),
+ * the same block sizes and the same split over threads. With several targets, Z (M x N,
+ * row stride N) holds the product while the slices of K add up (FOLD_LAST). */
+static void gemm_sums(const microkernel *uk, int M, int N, int K, float alpha,
+                      const sum_operand *A, int lda, const sum_operand *B, int ldb,
+                      const c_targets *C, int ldc, float *Z)
+{
+    if (M <= 0 || N <= 0 || K <= 0)
+        return;
+    const int MR = uk->mr, NR = uk->nr;
+    const gemm_blocking bs = gemm_blocking_for(uk);
+    const int nthreads = omp_in_parallel() || (double)M * N * K < SMALL_FOR_THREADS
+                             ? 1 : omp_get_max_threads();
+    const int kc_max = ceil_div(K, ceil_div(K, bs.kc));
+    const int mc_max = min_int(bs.mc, round_up(M, MR));
+    const int strips = ceil_div(N, NR);
+    int nb = min_int(round_up(ceil_div(N, bs.nc), nthreads), strips);
+    const int nc = NR * ceil_div(strips, nb);
+    nb = ceil_div(N, nc);
+    const int mparts = nb >= nthreads ? 1 : nthreads / nb;
+    const int units = nb * mparts;
+
+    /* A block (shared), then per thread a B block and a row of kc floats for pack_a_sum. */
+    const size_t a_floats = (size_t)round_up(mc_max * kc_max, 16);
+    const size_t b_floats = (size_t)round_up(kc_max * nc, 16);
+    const size_t r_floats = (size_t)round_up(kc_max, 16);
+    float *const apack = workspace(a_floats + (size_t)nthreads * (b_floats + r_floats));
+
+#pragma omp parallel num_threads(nthreads)
+    {
+        const int me = omp_get_thread_num();
+        float *const bpack = apack + a_floats + (size_t)me * b_floats;
+        float *const row = apack + a_floats + (size_t)nthreads * b_floats + (size_t)me * r_floats;
+        float tile[MAX_TILE] __attribute__((aligned(64)));
+        for (int ic = 0; ic < M; ic += mc_max) {
+            const int mc = min_int(mc_max, M - ic);
+            const int panels = ceil_div(mc, MR);
+            for (int pc = 0; pc < K; pc += kc_max) {
+                const int kc = min_int(kc_max, K - pc);
+                const int first = pc == 0, last = pc + kc >= K;
+#pragma omp for schedule(static)
+                for (int q = 0; q < panels; q++)
+                    pack_a_sum(MR, min_int(MR, mc - q * MR), kc, A, IDX(ic + q * MR, pc, lda),
+                               lda, mc - q * MR, apack + (size_t)q * MR * kc, row);
+
+#pragma omp for schedule(dynamic, 1)
+                for (int u = 0; u < units; u++) {
+                    const int jc = (u / mparts) * nc, part = u % mparts;
+                    const int cols = min_int(nc, N - jc);
+                    const int q0 = panels * part / mparts, q1 = panels * (part + 1) / mparts;
+                    if (q0 == q1)
+                        continue;
+                    pack_b_sum(NR, kc, cols, B, IDX(pc, jc, ldb), ldb, bpack);
+                    for (int ir = q0 * MR; ir < q1 * MR; ir += MR)
+                        for (int jr = 0; jr < cols; jr += NR) {
+                            const int m = min_int(MR, mc - ir), n = min_int(NR, cols - jr);
+                            const size_t at = IDX(ic + ir, jc + jr, ldc);
+                            const float *ap = apack + (size_t)ir * kc, *bp = bpack + (size_t)jr * kc;
+                            if (C->n == 1) { /* one target: the kernel updates C itself */
+                                uk->fn(kc, ap, bp, alpha * C->s[0], first ? C->beta[0] : 1.0f,
+                                       C->p[0] + at, ldc, m, n);
+                            } else if (reloaded_fold == FOLD_EVERY || (first && last)) {
+                                /* the slice's tile, from `tile` (in L1) to every target */
+                                prefetch_targets(C, at, ldc, m, n);
+                                uk->fn(kc, ap, bp, 1.0f, 0.0f, tile, NR, MR, NR);
+                                for (int t = 0; t < C->n; t++)
+                                    tile_to(m, n, tile, NR, alpha * C->s[t],
+                                            first ? C->beta[t] : 1.0f, C->p[t] + at, ldc);
+                            } else { /* FOLD_LAST: add up in Z; after the last slice, to
+                                        the targets while Z's tile is still in L1 */
+                                float *z = Z + IDX(ic + ir, jc + jr, N);
+                                if (last)
+                                    prefetch_targets(C, at, ldc, m, n);
+                                uk->fn(kc, ap, bp, alpha, first ? 0.0f : 1.0f, z, N, m, n);
+                                if (last)
+                                    for (int t = 0; t < C->n; t++)
+                                        tile_to(m, n, z, N, C->s[t], C->beta[t], C->p[t] + at,
+                                                ldc);
+                            }
+                        }
+                }
+            }
+        }
+    }
+}
+
+/* FOLD_NONE ("AB" in Huang et al.): the product into Z, then one pass to the targets. */
+static void z_to_targets(int M, int N, const float *Z, const c_targets *C, int ldc)
+{
+#pragma omp parallel for schedule(static) if ((double)M * N >= 65536)
+    for (int i = 0; i < M; i++)
+        for (int t = 0; t < C->n; t++)
+            tile_to(1, N, Z + (size_t)i * N, N, C->s[t], C->beta[t], C->p[t] + IDX(i, 0, ldc),
+                    ldc);
+}
+
+static void leaf(const microkernel *uk, int M, int N, int K, float alpha, const sum_operand *A,
+                 int lda, const sum_operand *B, int ldb, const c_targets *C, int ldc, float *Z)
+{
+    if (C->n > 1 && reloaded_fold == FOLD_NONE) {
+        const c_targets z = {1, {Z}, {1.0f}, {0.0f}};
+        gemm_sums(uk, M, N, K, alpha, A, lda, B, ldb, &z, N, NULL);
+        z_to_targets(M, N, Z, C, ldc);
+        return;
+    }
+    gemm_sums(uk, M, N, K, alpha, A, lda, B, ldb, C, ldc, Z);
+}
+
+/* ------------------------------------------------------------ the recursion */
+
+enum { Q11, Q12, Q21, Q22 };
+
+/* Strassen's seven products as data (the same as strassen_level in strassen.c): which
+ * quadrants of A and B are summed, with which signs, and which quadrants of C receive the
+ * product, with which sign. */
+static const struct product {
+    int na, a[2];
+    float as[2];
+    int nb, b[2];
+    float bs[2];
+    int nc, c[2];
+    float cs[2];
+} strassen7[7] = {
+    {2, {Q11, Q22}, {1, 1}, 2, {Q11, Q22}, {1, 1}, 2, {Q11, Q22}, {1, 1}},   /* M1 */
+    {2, {Q21, Q22}, {1, 1}, 1, {Q11}, {1}, 2, {Q21, Q22}, {1, -1}},          /* M2 */
+    {1, {Q11}, {1}, 2, {Q12, Q22}, {1, -1}, 2, {Q12, Q22}, {1, 1}},          /* M3 */
+    {1, {Q22}, {1}, 2, {Q21, Q11}, {1, -1}, 2, {Q11, Q21}, {1, 1}},          /* M4 */
+    {2, {Q11, Q12}, {1, 1}, 1, {Q22}, {1}, 2, {Q11, Q12}, {-1, 1}},          /* M5 */
+    {2, {Q21, Q11}, {1, -1}, 2, {Q11, Q12}, {1, 1}, 1, {Q22}, {1}},          /* M6 */
+    {2, {Q12, Q22}, {1, -1}, 2, {Q21, Q22}, {1, 1}, 1, {Q11}, {1}},          /* M7 */
+};
+/* The product that touches each quadrant of C first applies beta to it. */
+static const int first_touch[4] = {[Q11] = 0, [Q12] = 2, [Q21] = 1, [Q22] = 0};
+
+/* Every term of X times the quadrant terms of one product: offsets added, signs multiplied. */
+static sum_operand expand(const sum_operand *X, int nq, const int *q, const float *qs,
+                          const size_t *offset)
+{
+    sum_operand r = {0};
+    for (int t = 0; t < X->n; t++)
+        for (int j = 0; j < nq; j++) {
+            r.p[r.n] = X->p[t] + offset[q[j]];
+            r.s[r.n++] = X->s[t] * qs[j];
+        }
+    return r;
+}
+
+static sum_operand shifted(const sum_operand *X, size_t off)
+{
+    sum_operand r = *X;
+    for (int t = 0; t < r.n; t++)
+        r.p[t] += off;
+    return r;
+}
+
+static c_targets shifted_c(const c_targets *X, size_t off, int keep_beta)
+{
+    c_targets r = *X;
+    for (int t = 0; t < r.n; t++) {
+        r.p[t] += off;
+        if (!keep_beta)
+            r.beta[t] = 1.0f;
+    }
+    return r;
+}
+
+static int level_applies(int levels, int M, int N, int K)
+{
+    const int c = strassen_cutoff > 0 ? strassen_cutoff : strassen_default_cutoff;
+    int lo = M < N ? M : N;
+    lo = lo < K ? lo : K;
+    return levels > 0 && lo >= (c > 2 ? c : 2);
+}
+
+/* targets += alpha * sum(A) * sum(B) with up to `levels` levels, any M, N, K: the same
+ * cutoff and peeling as fast_gemm (driver.c), on operands that are sums. */
+static void reloaded(const microkernel *uk, int levels, int M, int N, int K, float alpha,
+                     const sum_operand *A, int lda, const sum_operand *B, int ldb,
+                     const c_targets *C, int ldc, float *Z)
+{
+    if (M <= 0 || N <= 0 || K <= 0)
+        return;
+    if (!level_applies(levels, M, N, K)) {
+        leaf(uk, M, N, K, alpha, A, lda, B, ldb, C, ldc, Z);
+        return;
+    }
+    const int m = M / 2, n = N / 2, k = K / 2;
+    const size_t aoff[4] = {0, (size_t)k, (size_t)m * lda, (size_t)m * lda + k};
+    const size_t boff[4] = {0, (size_t)n, (size_t)k * ldb, (size_t)k * ldb + n};
+    const size_t coff[4] = {0, (size_t)n, (size_t)m * ldc, (size_t)m * ldc + n};
+    for (int r = 0; r < 7; r++) {
+        const struct product *pr = &strassen7[r];
+        const sum_operand a = expand(A, pr->na, pr->a, pr->as, aoff);
+        const sum_operand b = expand(B, pr->nb, pr->b, pr->bs, boff);
+        c_targets c = {0};
+        for (int t = 0; t < C->n; t++)
+            for (int j = 0; j < pr->nc; j++) {
+                c.p[c.n] = C->p[t] + coff[pr->c[j]];
+                c.s[c.n] = C->s[t] * pr->cs[j];
+                c.beta[c.n++] = first_touch[pr->c[j]] == r ? C->beta[t] : 1.0f;
+            }
+        reloaded(uk, levels - 1, m, n, k, alpha, &a, lda, &b, ldb, &c, ldc, Z);
+    }
+    /* The peeled edges, as in fast_gemm, on the same sums and targets. */
+    if (K % 2) {
+        const sum_operand a = shifted(A, 2 * (size_t)k), b = shifted(B, 2 * (size_t)k * ldb);
+        const c_targets c = shifted_c(C, 0, 0);
+        leaf(uk, 2 * m, 2 * n, 1, alpha, &a, lda, &b, ldb, &c, ldc, Z);
+    }
+    if (N % 2) {
+        const sum_operand b = shifted(B, 2 * (size_t)n);
+        const c_targets c = shifted_c(C, 2 * (size_t)n, 1);
+        leaf(uk, 2 * m, 1, K, alpha, A, lda, &b, ldb, &c, ldc, Z);
+    }
+    if (M % 2) {
+        const sum_operand a = shifted(A, 2 * (size_t)m * lda);
+        const c_targets c = shifted_c(C, 2 * (size_t)m * ldc, 1);
+        leaf(uk, 1, N, K, alpha, &a, lda, B, ldb, &c, ldc, Z);
+    }
+}
+
+/* Z, the product of a leaf with several targets: at most (M/2) x (N/2), the size of the
+ * first level's products. Kept by the calling thread between calls, like the packing. */
+static float *z_buffer(size_t floats)
+{
+    static _Thread_local float *buf;
+    static _Thread_local size_t cap;
+    if (floats > cap) {
+        free(buf);
+        buf = aligned_alloc(64, (floats * sizeof(float) + 63) / 64 * 64);
+        if (!buf) {
+            fprintf(stderr, "reloaded: cannot allocate %.1f MiB for Z\n",
+                    (double)floats * sizeof(float) / 1048576.0);
+            abort();
+        }
+        cap = floats;
+    }
+    return buf;
+}
+
+static void run(int levels, int M, int N, int K, float alpha, const float *A, int lda,
+                const float *B, int ldb, float beta, float *C, int ldc)
+{
+    if (M <= 0 || N <= 0 || K <= 0)
+        return;
+    const microkernel *uk = microkernel_best();
+    if (uk->mr * uk->nr > MAX_TILE) {
+        fprintf(stderr, "reloaded: a %dx%d micro-kernel tile is larger than %d floats\n", uk->mr,
+                uk->nr, MAX_TILE);
+        abort();
+    }
+    const sum_operand a = {1, {A}, {1.0f}}, b = {1, {B}, {1.0f}};
+    const c_targets c = {1, {C}, {1.0f}, {beta}};
+    float *Z = levels > 0 ? z_buffer((size_t)(M / 2 + 1) * (N / 2 + 1)) : NULL;
+    reloaded(uk, levels, M, N, K, alpha, &a, lda, &b, ldb, &c, ldc, Z);
+}
+void gemm_reloaded_0lvl(int M, int N, int K, float alpha, const float *A, int lda,
+                        const float *B, int ldb, float beta, float *C, int ldc)
+{
+    run(0, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void gemm_reloaded_1lvl(int M, int N, int K, float alpha, const float *A, int lda,
+                        const float *B, int ldb, float beta, float *C, int ldc)
+{
+    run(1, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void gemm_reloaded_2lvl(int M, int N, int K, float alpha, const float *A, int lda,
+                        const float *B, int ldb, float beta, float *C, int ldc)
+{
+    run(2, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
