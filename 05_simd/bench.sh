@@ -15,6 +15,11 @@
 #   OPENBLAS_CORETYPE=Haswell      the library loads: hence one process per core type)
 #   BLIS (build/blis/05_simd/simd, the same program linked with -lblis): the best variant
 #
+# Idle threads sleep (OMP_WAIT_POLICY=passive for our OpenMP and BLIS's, a minimal
+# OPENBLAS_THREAD_TIMEOUT for OpenBLAS's own pool): by default both keep spinning for a while
+# after each call, and with the two libraries alternating on two cores, the spinning threads
+# of one steal cycles from the other's next call.
+#
 # The FMA peak (build/peak, what `make peak` runs) is measured at the start and at the end of
 # the run, into 05_simd_peak.csv: the chapter's "share of the peak" uses a peak measured in
 # the same hour as the GEMMs, on a machine whose speed drifts. Every timed program runs under
@@ -30,6 +35,8 @@ QUIET_WAIT=${QUIET_WAIT:-120}
 OUT=results/$MACHINE
 CSV=$OUT/05_simd.csv
 PEAK=$OUT/05_simd_peak.csv
+
+export OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4
 
 make -s stage05 build/peak
 if ! make -s build/blis/05_simd/simd; then
