@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The measurements chapter 04 quotes:  04_threads/bench.sh [OUT_DIR]   (default results/local)
-#   OUT_DIR/04_threads.csv, from three runs, each one command so that its ratios are side by side:
-#     1. scaling: every variant on 1 and 2 threads, 64..2048, tiles of 64 and 256
-#     2. small matrices: 8..128 on 1 and 2 threads, tiles of 16 (so that there are tiles to share)
-#     3. more threads than cores: the tiled variants on 3 threads, static against dynamic
+#   OUT_DIR/04_threads.csv, from three runs (about 10 minutes on xeon-2c):
+#     1. scaling: every variant, 64..2048, tiles of 64 and 256, on 1 and 2 threads alternated
+#        three times (1,2,1,2,1,2): the second core of a shared virtual machine comes and goes,
+#        and alternating puts both thread counts under the same conditions
+#     2. small matrices: 8..128, tiles of 16 (so that there are tiles to share), 1,2,1,2
+#     3. more threads than cores: the tiled variants on 2 and 3 threads, alternated
 # The reference results in results/xeon-2c/ were made with: 04_threads/bench.sh results/xeon-2c
 set -eu
 cd "$(dirname "$0")/.."
@@ -12,7 +14,8 @@ mkdir -p "$out"
 make -s stage04
 csv=$out/04_threads.csv
 rm -f "$csv"
-scripts/bench-lock 04_threads/threads --threads 1,2 --sizes 64:2048:x2 --tile 64,256 --csv "$csv"
-scripts/bench-lock 04_threads/threads --threads 1,2 --sizes 8:128:x2 --tile 16 --csv "$csv"
-scripts/bench-lock 04_threads/threads --threads 3 --sizes 256:2048:x2 \
+scripts/bench-lock 04_threads/threads --threads 1,2,1,2,1,2 --reps 3 --sizes 64:2048:x2 \
+    --tile 64,256 --csv "$csv"
+scripts/bench-lock 04_threads/threads --threads 1,2,1,2 --sizes 8:128:x2 --tile 16 --csv "$csv"
+scripts/bench-lock 04_threads/threads --threads 2,3,2,3 --reps 3 --sizes 512,1024,2048 \
     --variant omp_tiled,omp_tiled_dyn,pthreads_tiled --tile 64,256 --csv "$csv"
