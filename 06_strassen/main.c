@@ -186,12 +186,13 @@ static int breakdown(bench_opts *o)
             cli_die("cannot append to %s", o->csv);
         if (ftell(csv) == 0)
             fputs("stage,variant,m,n,k,threads,cutoff,reps,ms_total,ms_additions,add_gbytes,"
-                  "add_gbs,device,git\n", csv);
+                  "add_gbs,ms_packing_t0,device,git\n", csv);
     }
     const int cut = strassen_cutoff > 0 ? strassen_cutoff : strassen_default_cutoff;
     printf("== 06_strassen --breakdown: where the time goes (cutoff %d) ==\n", cut);
-    printf("%-16s %6s %6s %6s %3s %10s %10s %6s %9s %8s\n", "variant", "M", "N", "K", "thr",
-           "ms total", "ms adds", "share", "GB adds", "GB/s");
+    printf("%-16s %6s %6s %6s %3s %10s %10s %6s %9s %8s %12s\n", "variant", "M", "N", "K",
+           "thr", "ms total", "ms adds", "share", "GB adds", "GB/s", "ms packing*");
+    strassen_profile = 1;
     for (int ti = 0; ti < o->nthreads; ti++) {
         backend.set_threads(o->threads[ti]);
         for (int si = 0; si < o->nshapes; si++) {
@@ -207,26 +208,28 @@ static int breakdown(bench_opts *o)
                     continue;
                 gemm_fn *fn = variants[v].fn;
                 const int reps = o->reps ? o->reps : 3;
-                double total[64], adds[64], bytes = 0;
+                double total[64], adds[64], pack[64], bytes = 0;
                 fn(s->m, s->n, s->k, o->alpha, A, s->k, B, s->n, o->beta, C, s->n); /* warm-up */
                 for (int r = 0; r < reps && r < 64; r++) {
-                    strassen_add_seconds = strassen_add_bytes = 0;
+                    strassen_add_seconds = strassen_add_bytes = reloaded_pack_seconds = 0;
                     const double t0 = timer_now();
                     fn(s->m, s->n, s->k, o->alpha, A, s->k, B, s->n, o->beta, C, s->n);
                     total[r] = 1e3 * (timer_now() - t0);
                     adds[r] = 1e3 * strassen_add_seconds;
+                    pack[r] = 1e3 * reloaded_pack_seconds;
                     bytes = strassen_add_bytes;
                 }
                 const int n = reps < 64 ? reps : 64;
-                const double mt = timer_median(total, n), ma = timer_median(adds, n);
-                printf("%-16s %6d %6d %6d %3d %10.2f %10.2f %5.1f%% %9.3f %8.2f\n",
+                const double mt = timer_median(total, n), ma = timer_median(adds, n),
+                             mp = timer_median(pack, n);
+                printf("%-16s %6d %6d %6d %3d %10.2f %10.2f %5.1f%% %9.3f %8.2f %12.2f\n",
                        variants[v].name, s->m, s->n, s->k, o->threads[ti], mt, ma,
-                       100 * ma / mt, bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0);
+                       100 * ma / mt, bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, mp);
                 fflush(stdout);
                 if (csv)
-                    fprintf(csv, "06_strassen,%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.3f,%s,%s\n",
+                    fprintf(csv, "06_strassen,%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%s,%s\n",
                             variants[v].name, s->m, s->n, s->k, o->threads[ti], cut, n, mt, ma,
-                            bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, cpu_model_name(),
+                            bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, mp, cpu_model_name(),
                             GIT_REV);
             }
             matrix_free(A);
@@ -234,6 +237,8 @@ static int breakdown(bench_opts *o)
             matrix_free(C);
         }
     }
+    printf("* ms packing: reloaded_* only, thread 0's time packing A (with its wait for the "
+           "other thread) and B\n");
     if (csv)
         fclose(csv);
     free(o->shapes);

@@ -25,6 +25,10 @@
 
 #include "../05_simd/simd.h" /* stage 05's API: gemm_simd, the micro-kernel type */
 #include "strassen.h"
+#include "timer.h"
+
+double reloaded_pack_seconds;
+int strassen_profile;
 
 #define MAX_TERMS 4 /* 2 levels: 2 x 2 terms per operand, 2 x 2 targets per product */
 #define MAX_TILE (16 * 64)
@@ -210,11 +214,15 @@ static void gemm_sums(const microkernel *uk, int M, int N, int K, float alpha,
             for (int pc = 0; pc < K; pc += kc_max) {
                 const int kc = min_int(kc_max, K - pc);
                 const int first = pc == 0, last = pc + kc >= K;
+                const int timing = strassen_profile && me == 0; /* --breakdown: thread 0 */
+                double t0 = timing ? timer_now() : 0;
 #pragma omp for schedule(static)
                 for (int q = 0; q < panels; q++)
                     pack_a_sum(MR, min_int(MR, mc - q * MR), kc, A, IDX(ic + q * MR, pc, lda),
                                lda, mc - q * MR, apack + (size_t)q * MR * kc, row);
 
+                if (timing) /* packing A, and waiting for the other threads to finish theirs */
+                    reloaded_pack_seconds += timer_now() - t0;
 #pragma omp for schedule(dynamic, 1)
                 for (int u = 0; u < units; u++) {
                     const int jc = (u / mparts) * nc, part = u % mparts;
@@ -222,7 +230,10 @@ static void gemm_sums(const microkernel *uk, int M, int N, int K, float alpha,
                     const int q0 = panels * part / mparts, q1 = panels * (part + 1) / mparts;
                     if (q0 == q1)
                         continue;
+                    t0 = timing ? timer_now() : 0;
                     pack_b_sum(NR, kc, cols, B, IDX(pc, jc, ldb), ldb, bpack);
+                    if (timing)
+                        reloaded_pack_seconds += timer_now() - t0;
                     for (int ir = q0 * MR; ir < q1 * MR; ir += MR)
                         for (int jr = 0; jr < cols; jr += NR) {
                             const int m = min_int(MR, mc - ir), n = min_int(NR, cols - jr);

@@ -24,8 +24,9 @@
 #include "strassen.h"
 
 /* The size from which one level pays on the reference machine (xeon-2c, 2 threads): the
- * crossover measured by bench.sh (README.md, "Where it pays"). Below it, classic. */
-const int strassen_default_cutoff = 1024;
+ * crossover that bench.sh measured and report.py picked (README.md, "Where it pays"): from
+ * 3072 up, the median one-level variant is at least as fast as classic. Below it, classic. */
+const int strassen_default_cutoff = 3072;
 
 void strassen_level(const fast_plan *plan, int levels, int m, int n, int k, float alpha,
                     const float *A, int lda, const float *B, int ldb, float beta, float *C,

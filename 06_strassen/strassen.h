@@ -79,7 +79,10 @@ enum { FOLD_LAST, FOLD_EVERY, FOLD_NONE };
 extern int reloaded_fold;
 
 /* What the additions cost, summed over every call since the last reset (--breakdown):
- * seconds spent in mat_add and mat_acc, and the bytes they read and wrote. */
-extern double strassen_add_seconds, strassen_add_bytes;
+ * seconds spent in mat_add and mat_acc, and the bytes they read and wrote; and, when
+ * strassen_profile is set, the seconds thread 0 of reloaded's loops spends packing (A, with
+ * the wait for the other thread, and B), where the folded additions happen. */
+extern double strassen_add_seconds, strassen_add_bytes, reloaded_pack_seconds;
+extern int strassen_profile;
 
 #endif

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""report.py: chapter 06's tables and two charts from the CSVs that bench.sh writes.
+
+Usage:
+    06_strassen/report.py [MACHINE]        (default xeon-2c)
+
+Reads   results/MACHINE/06_strassen.csv            (headline, --vs classic)
+        results/MACHINE/06_strassen/crossover.csv  (one level forced, --vs classic)
+        results/MACHINE/06_strassen/errors.csv     (--errors: max_err_ratio in (K+2)u units)
+        results/MACHINE/06_strassen/breakdown.csv  (--breakdown)
+        results/MACHINE/06_strassen/fold.csv       (--fold-c last / every / none)
+Prints  the chapter's tables (Markdown) on stdout
+Writes  docs/figures/MACHINE/06_strassen_crossover.png, 06_strassen_errors.png
+
+"vs classic" in every table is the paired ratio the harness measures: classic's median
+time over this variant's, the two timed alternately in one run. bench.sh repeats each run;
+a table gives the median over the runs and, in brackets, the lowest and highest run.
+A missing CSV skips its table.
+"""
+import csv
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+# c of each variant's check (main.c): the normwise bound max|C-R| <= c (K+2) u max(scale)
+ERR_C = {"classic": 2, "reloaded_0lvl": 2, "strassen_1lvl": 24, "reloaded_1lvl": 24,
+         "winograd_1lvl": 36, "strassen_2lvl": 72, "reloaded_2lvl": 72, "hybrid_2lvl": 108,
+         "winograd": 162}
+ORDER = ["classic", "reloaded_0lvl", "strassen_1lvl", "winograd_1lvl", "reloaded_1lvl",
+         "strassen_2lvl", "winograd", "reloaded_2lvl", "hybrid_2lvl"]
+
+
+def rows_of(path):
+    if not os.path.isfile(path):
+        print(f"({path}: not there, table skipped)\n")
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def order_key(v):
+    base = v.split("+")[0]
+    return (ORDER.index(base) if base in ORDER else len(ORDER), v)
+
+
+def spread(xs, fmt="{:.3f}"):
+    if not xs:
+        return "-"
+    med = fmt.format(statistics.median(xs))
+    if len(xs) == 1:
+        return med
+    return f"{med} [{fmt.format(min(xs))}–{fmt.format(max(xs))}]"
+
+
+def paired(rows):
+    """{(variant, n): [ratio per run]}, {(variant, n): [GFLOP/s per run]} from --vs rows."""
+    ratio, gflops = defaultdict(list), defaultdict(list)
+    for r in rows:
+        if r["variant"] == r["baseline"]:
+            continue
+        key = (r["variant"], int(r["n"]))
+        gflops[key].append(float(r["gflops"]))
+        if r["baseline_gflops"]:
+            ratio[key].append(float(r["gflops"]) / float(r["baseline_gflops"]))
+    return ratio, gflops
+
+
+def headline(machine):
+    rows = rows_of(f"results/{machine}/06_strassen.csv")
+    if not rows:
+        return
+    ratio, gflops = paired(rows)
+    sizes = sorted({n for _, n in ratio})
+    variants = sorted({v for v, _ in ratio}, key=order_key)
+    runs = max(len(x) for x in ratio.values())
+    print(f"### Headline: vs classic, 2 threads ({runs} runs; median [lowest–highest run])\n")
+    print("| variant | " + " | ".join(f"{n}: vs classic | GFLOP/s" for n in sizes) + " |")
+    print("|---|" + "---:|---:|" * len(sizes))
+    for v in variants:
+        cells = []
+        for n in sizes:
+            cells.append(spread(ratio.get((v, n), [])) + "×" if (v, n) in ratio else "-")
+            cells.append(spread(gflops.get((v, n), []), "{:.0f}"))
+        print(f"| {v} | " + " | ".join(cells) + " |")
+    classic = defaultdict(list)
+    for r in rows:
+        if r["variant"] == "classic" and r["baseline"] == "classic" and r["baseline_gflops"]:
+            classic[int(r["n"])].append(float(r["baseline_gflops"]))
+    print("\nclassic's own GFLOP/s (the interleaved runs): " +
+          ", ".join(f"{n}: {spread(classic[n], '{:.0f}')}" for n in sorted(classic)) + "\n")
+
+
+def crossover(machine):
+    rows = rows_of(f"results/{machine}/06_strassen/crossover.csv")
+    if not rows:
+        return None
+    ratio, _ = paired(rows)
+    sizes = sorted({n for _, n in ratio})
+    variants = sorted({v for v, _ in ratio}, key=order_key)
+    print("### Crossover: one level forced (--cutoff 2), vs classic\n")
+    print("| size | " + " | ".join(variants) + " |")
+    print("|---:|" + "---:|" * len(variants))
+    for n in sizes:
+        print(f"| {n} | " + " | ".join(spread(ratio.get((v, n), [])) + "×" for v in variants) + " |")
+    print()
+    for v in variants:
+        meds = [(n, statistics.median(ratio[(v, n)])) for n in sizes if (v, n) in ratio]
+        pays = [n for i, (n, _) in enumerate(meds) if all(m >= 1.0 for _, m in meds[i:])]
+        print(f"{v}: pays (median >= 1.00x from here on) from {pays[0] if pays else 'no size'}")
+    # the cutoff: the smallest size from which the middle one-level variant (the median of
+    # the variants' medians) is at least as fast as classic, at that size and every larger one
+    mid = [(n, statistics.median([statistics.median(ratio[(v, n)]) for v in variants
+                                  if (v, n) in ratio])) for n in sizes]
+    ok = [n for i, (n, _) in enumerate(mid) if all(m >= 1.0 for _, m in mid[i:])]
+    print("middle variant: " + ", ".join(f"{n}: {m:.3f}" for n, m in mid))
+    print(f"suggested cutoff (strassen_default_cutoff): {ok[0] if ok else 'none: no size pays'}")
+    print()
+    return ratio, sizes, variants
+
+
+def errors(machine):
+    rows = rows_of(f"results/{machine}/06_strassen/errors.csv")
+    if not rows:
+        return None
+    err = {(r["variant"], int(r["n"])): float(r["max_err_ratio"]) for r in rows
+           if r["max_err_ratio"]}
+    sizes = sorted({n for _, n in err})
+    variants = sorted({v for v, _ in err}, key=order_key)
+    print("### Normwise error max|C−R| / ((K+2)·u·max(|A||B|)), cutoff 64\n")
+    print("| variant | c | " + " | ".join(str(n) for n in sizes) +
+          " | × classic (median) | share of its bound (max) |")
+    print("|---|---:|" + "---:|" * len(sizes) + "---:|---:|")
+    for v in variants:
+        vals = [err.get((v, n)) for n in sizes]
+        rel = [err[(v, n)] / err[("classic", n)] for n in sizes
+               if (v, n) in err and err.get(("classic", n))]
+        share = max(x for x in vals if x is not None) / ERR_C.get(v, 2)
+        print(f"| {v} | {ERR_C.get(v, 2)} | " +
+              " | ".join(f"{x:.4f}" if x is not None else "-" for x in vals) +
+              f" | {statistics.median(rel):.1f}× | {share:.4f} |")
+    print()
+    return err, sizes, variants
+
+
+def breakdown(machine):
+    rows = rows_of(f"results/{machine}/06_strassen/breakdown.csv")
+    if not rows:
+        return
+    print("### Breakdown: the additions' share (--breakdown, median of the reps)\n")
+    print("| variant | size | ms total | ms additions | share | GB moved | GB/s | ms packing (thread 0) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in sorted(rows, key=lambda r: (int(r["n"]), order_key(r["variant"]))):
+        tot, add, pack = float(r["ms_total"]), float(r["ms_additions"]), float(r["ms_packing_t0"])
+        print(f"| {r['variant']} | {r['n']} | {tot:.1f} | {add:.1f} | {100 * add / tot:.1f}% | "
+              f"{float(r['add_gbytes']):.3f} | {float(r['add_gbs']):.1f} | "
+              f"{f'{pack:.1f}' if pack > 0 else '-'} |")
+    print()
+
+
+def fold(machine):
+    rows = rows_of(f"results/{machine}/06_strassen/fold.csv")
+    if not rows:
+        return
+    ratio, gflops = paired(rows)
+    print("### Folding modes at 4096, vs classic\n")
+    print("| variant (+mode) | vs classic | GFLOP/s |")
+    print("|---|---:|---:|")
+    for (v, n) in sorted(ratio, key=lambda k: order_key(k[0])):
+        print(f"| {v} | {spread(ratio[(v, n)])}× | {spread(gflops[(v, n)], '{:.0f}')} |")
+    print()
+
+
+def charts(machine, cross, err):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("(no matplotlib: charts skipped)")
+        return
+    out = f"docs/figures/{machine}"
+    os.makedirs(out, exist_ok=True)
+    if cross:
+        ratio, sizes, variants = cross
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        for v in variants:
+            ns = [n for n in sizes if (v, n) in ratio]
+            med = [statistics.median(ratio[(v, n)]) for n in ns]
+            lo = [min(ratio[(v, n)]) for n in ns]
+            hi = [max(ratio[(v, n)]) for n in ns]
+            line, = ax.plot(ns, med, marker="o", label=v)
+            ax.fill_between(ns, lo, hi, color=line.get_color(), alpha=0.12)
+        ax.axhline(1.0, color="black", linestyle="--", linewidth=1, label="classic (1.00×)")
+        ax.axhline(8 / 7, color="gray", linestyle=":", linewidth=1, label="8/7: products only")
+        ax.set_xlabel("n (square problems, one level forced)")
+        ax.set_ylabel("speed-up over classic (paired)")
+        ax.set_title(f"06_strassen: where one level pays ({machine}, 2 threads)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(f"{out}/06_strassen_crossover.png", dpi=110)
+        print(f"{out}/06_strassen_crossover.png")
+    if err:
+        e, sizes, variants = err
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        for v in variants:
+            ns = [n for n in sizes if (v, n) in e]
+            ax.plot(ns, [e[(v, n)] for n in ns], marker="o", label=f"{v} (c = {ERR_C.get(v, 2)})")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("n (square, cutoff 64)")
+        ax.set_ylabel("max|C−R| / ((K+2) u max(|A||B|))")
+        ax.set_title(f"06_strassen: normwise error ({machine})")
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize=7, ncol=2)
+        fig.tight_layout()
+        fig.savefig(f"{out}/06_strassen_errors.png", dpi=110)
+        print(f"{out}/06_strassen_errors.png")
+
+
+def main():
+    machine = sys.argv[1] if len(sys.argv) > 1 else "xeon-2c"
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    headline(machine)
+    cross = crossover(machine)
+    err = errors(machine)
+    breakdown(machine)
+    fold(machine)
+    charts(machine, cross, err)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
