@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""04_threads/plot.py: chapter 04's chart, speed-up from 1 to 2 threads beside GFLOP/s by size.
+
+    python3 04_threads/plot.py results/xeon-2c/04_threads.csv docs/figures/xeon-2c/04_threads.png
+
+The CSV is the harness's (see docs/measuring.md). plots/plot.py draws one chart per thread count
+(04_threads_t1.png, _t2.png, _t3.png); `make plots` then calls this script for the chart the
+chapter is about, which those cannot show: how much the second thread bought.
+
+  left   GFLOP/s against size on 2 threads (solid) and 1 thread (dotted, same colour), for the
+         row split and the three tile splits at T = 16 (small sizes), 64 and 256
+  right  the speed-up: for each pair of runs made back to back (the bench alternates 1,2,1,2,...),
+         2-thread GFLOP/s over 1-thread GFLOP/s; the median over the pairs
+
+GFLOP/s are medians over the same pairs. FAIL rows are left out.
+"""
+import csv
+import statistics
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import NullFormatter, ScalarFormatter  # noqa: E402
+
+COLOURS = {"omp_rows": "tab:gray", "omp_tiled": "tab:blue", "omp_tiled_dyn": "tab:orange",
+           "pthreads_tiled": "tab:green"}
+MARKERS = {None: "o", 16: "v", 64: "s", 256: "o"}
+
+
+def load(path):
+    """{(variant, tile, n): [(GFLOP/s on 1 thread, on 2 threads), ...]}: the k-th 1-thread row
+    of a variant and size paired with its k-th 2-thread row, in file order. The bench runs
+    alternate 1,2,1,2,..., so each pair was measured back to back; rows without a partner
+    (the 2-against-3-threads run) are left out."""
+    seen = defaultdict(lambda: defaultdict(list))  # (variant, tile, n) -> threads -> [GFLOP/s]
+    device = ""
+    for r in csv.DictReader(open(path, newline="")):
+        if r["check"] == "FAIL":
+            print(f"{path}: leaving out a FAIL row of {r['variant']}", file=sys.stderr)
+            continue
+        if not r["m"] == r["n"] == r["k"] or (r["baseline"] and r["variant"] == r["baseline"].lower()):
+            continue
+        device = device or r["device"]
+        name, _, tile = r["variant"].partition("/")
+        seen[(name, int(tile) if tile else None, int(r["n"]))][int(r["threads"])].append(
+            float(r["gflops"]))
+    return {k: list(zip(t[1], t[2])) for k, t in seen.items() if t[1] and t[2]}, device
+
+
+def log2_axis(ax):
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel("matrix size n (m = n = k)")
+    ax.grid(True, alpha=0.3)
+
+
+def main(src, dst):
+    pairs, device = load(src)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5), dpi=120, layout="constrained")
+    fig.suptitle(f"04_threads: 1 and 2 threads, alternated\n{device}", fontsize=11)
+    series = sorted({(v, t) for (v, t, _) in pairs}, key=lambda s: (s[0], s[1] or 0))
+    sizes = sorted({n for (_, _, n) in pairs})
+    med = statistics.median
+    for v, t in series:
+        label = v + (f"/{t}" if t else "")
+        style = dict(color=COLOURS.get(v, "black"), marker=MARKERS.get(t, "o"), markersize=4)
+        mine = {n: p for (vv, tt, n), p in pairs.items() if (vv, tt) == (v, t)}
+        ns = sorted(mine)
+        left.plot(ns, [med(b for _, b in mine[n]) for n in ns], "-", label=label, **style)
+        left.plot(ns, [med(a for a, _ in mine[n]) for n in ns], ":", **style)
+        right.plot(ns, [med(b / a for a, b in mine[n]) for n in ns], "-", label=label, **style)
+    for ax in (left, right):
+        log2_axis(ax)
+        ax.set_xticks([n for n in sizes if n & (n - 1) == 0])
+    left.set_ylabel("GFLOP/s (solid: 2 threads, dotted: 1 thread)")
+    left.set_ylim(bottom=0)
+    left.set_title("GFLOP/s by size", fontsize=10)
+    right.axhline(2, color="black", linewidth=0.8, linestyle="--")
+    right.axhline(1, color="black", linewidth=0.8)
+    right.set_ylabel("speed-up, 2 threads / 1 (back-to-back pairs)")
+    right.set_ylim(0, 2.6)
+    right.set_title("what the second thread bought", fontsize=10)
+    right.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
+    fig.savefig(dst)
+    print(dst)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: 04_threads/plot.py RESULTS.csv OUT.png")
+    main(sys.argv[1], sys.argv[2])
