@@ -129,23 +129,6 @@ static void header_with_caches(FILE *f, const bench_opts *o)
 
 /* bench_main refuses a size whose buffers overflow or cannot fit in memory before it
  * prints anything; this driver prints its own header, so it checks first too. */
-static void refuse_impossible_sizes(const bench_opts *o)
-{
-    double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
-    for (int i = 0; i < o->nshapes; i++) {
-        const gemm_shape *s = &o->shapes[i];
-        if ((long)s->k + o->pad > INT_MAX || (long)s->n + o->pad > INT_MAX ||
-            !matrix_bytes(s->m, s->k + o->pad) || !matrix_bytes(s->k, s->n + o->pad) ||
-            !matrix_bytes(s->m, s->n + o->pad))
-            cli_die("size %dx%dx%d: the buffers overflow size_t", s->m, s->n, s->k);
-        double need = 4.0 * ((double)s->m * (s->k + o->pad) + (double)s->k * (s->n + o->pad) +
-                             3.0 * s->m * (double)(s->n + o->pad));
-        if (phys > 0 && need > 0.9 * phys)
-            cli_die("size %dx%dx%d needs %.1f GiB of host memory; this machine has %.1f GiB", s->m,
-                    s->n, s->k, need / 1073741824.0, phys / 1073741824.0);
-    }
-}
-
 int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
 {
     bench_backend backend = *st->backend;
@@ -158,7 +141,7 @@ int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
     const int tile_given = ntiles > 0;
     if (!tile_given)
         tiles[ntiles++] = TILE_DEFAULT;
-    refuse_impossible_sizes(&o);
+    bench_check_sizes(&o);
     int rc = backend.init(&o);
     if (rc != 0)
         return rc;

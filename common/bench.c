@@ -33,7 +33,7 @@ static double host_bytes(const gemm_shape *s, const bench_opts *o)
 }
 
 /* Reject, before anything runs, a size whose buffers overflow or can't fit. */
-static void check_sizes(const bench_opts *o)
+void bench_check_sizes(const bench_opts *o)
 {
     double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
     for (int i = 0; i < o->nshapes; i++) {
@@ -334,7 +334,7 @@ int bench_main(const stage_info *st, int argc, char **argv)
 {
     bench_opts o;
     cli_parse(st, argc, argv, &o);
-    check_sizes(&o);
+    bench_check_sizes(&o);
     int rc = st->backend->init(&o);
     if (rc != 0)
         return rc;

@@ -76,6 +76,8 @@ int bench_main(const stage_info *st, int argc, char **argv);
  * Returns the number of failed checks; *passed gets the number passed. */
 int bench_run(const stage_info *st, const bench_opts *o, int *passed);
 void bench_print_header(const stage_info *st, const bench_opts *o);
+/* cli_die (exit 2) if a shape's buffers overflow size_t or exceed the machine's memory. */
+void bench_check_sizes(const bench_opts *o);
 
 /* Online cores, for default thread counts. */
 int bench_ncores(void);
