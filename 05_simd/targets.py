@@ -11,6 +11,12 @@ Prints, for each thread count: the best variant's GFLOP/s and its ratio to every
 measured alternately in the same process; every variant against OpenBLAS's default core;
 the share of the AVX-512 FMA peak; then the three targets of the issue, each HELD or NOT
 HELD with the figures. Only the standard library: no matplotlib needed.
+
+Two statistics of the same runs: the median (the harness's figure: what a typical run took)
+and the best run (ms_min). On a shared machine a run that another process interrupted is
+slower, never faster, so the best run is the better estimate of what the code can do when it
+has the core; build/peak reports its best of three runs for the same reason, so the share of
+the peak is given both ways, the best against the best.
 """
 import csv
 import statistics
@@ -55,8 +61,16 @@ def main(argv):
             libs.append(r["baseline"])
     default = "OpenBLAS"
 
-    # (threads, n) -> {library: (ours, theirs, ratio)} for the best variant
+    def gflops_min(r):
+        n3 = 2.0 * int(r["m"]) * int(r["n"]) * int(r["k"])
+        return n3 / (float(r["ms_min"]) * 1e6)
+
+    # the library's best run in each process: its own row, all its samples at that size
+    lib_best = {(int(r["threads"]), int(r["n"]), r["baseline"]): gflops_min(r)
+                for r in rows if is_baseline_row(r)}
+    # (threads, n) -> {library: (ours, theirs, ratio, ours best, theirs best, best ratio)}
     side = defaultdict(dict)
+    best_all = defaultdict(list)  # (threads, n) -> the best variant's best run, every process
     ours_all = defaultdict(list)  # (threads, n) -> the best variant's GFLOP/s in every process
     sweep = defaultdict(dict)     # (threads, n) -> {variant: GFLOP/s} against the default core
     for r in variants:
@@ -65,8 +79,11 @@ def main(argv):
         if r["check"] == "FAIL":
             print(f"warning: FAIL row {r['variant']} {key}", file=sys.stderr)
         if r["variant"] == best:
-            side[key][r["baseline"]] = (g, b, g / b)
+            gb = gflops_min(r)
+            lb = lib_best.get(key + (r["baseline"],), float("nan"))
+            side[key][r["baseline"]] = (g, b, g / b, gb, lb, gb / lb)
             ours_all[key].append(g)
+            best_all[key].append(gb)
         if r["baseline"] == default:
             sweep[key][r["variant"]] = g
 
@@ -78,9 +95,9 @@ def main(argv):
     for t in threads:
         sizes = sorted(n for (tt, n) in side if tt == t)
         pk = peak.get(t) or peak[min(peak, key=lambda x: abs(x - t))]
-        print(f"\n{best}, {t} thread{'s' if t > 1 else ''}: GFLOP/s of ours / of the library, "
-              f"and ours/theirs, each pair timed alternately in one process")
-        head = ["n"] + libs + ["ours: median", "of peak"]
+        print(f"\n{best}, {t} thread{'s' if t > 1 else ''}: ours/theirs, the ratio of the medians "
+              f"(of the best runs in brackets), each pair timed alternately in one process")
+        head = ["n"] + libs + ["ours: median", "best", "of peak: median", "best"]
         print(fmt_row(head))
         if markdown:
             print("|" + "---|" * len(head))
@@ -88,13 +105,23 @@ def main(argv):
             cells = [str(n)]
             for lib in libs:
                 v = side[(t, n)].get(lib)
-                cells.append(f"{v[0]:.0f}/{v[1]:.0f} {v[2]:.2f}x" if v else "-")
+                cells.append(f"{v[2]:.2f}x ({v[5]:.2f}x)" if v else "-")
             med = statistics.median(ours_all[(t, n)])
-            cells += [f"{med:.1f}", f"{100 * med / pk:.0f}%"]
+            top = max(best_all[(t, n)])
+            cells += [f"{med:.1f}", f"{top:.1f}", f"{100 * med / pk:.0f}%", f"{100 * top / pk:.0f}%"]
             print(fmt_row(cells))
+        print(f"  ours: the median over the {len(libs)} processes of each one's median, and the "
+              f"best single run of them all (GFLOP/s)")
         print(f"  AVX-512 FMA peak at {t} thread{'s' if t > 1 else ''}: "
-              + ", ".join(f"{v:.1f}" for v in peaks.get(t, [])) + f" GFLOP/s (before, after); "
-              f"the share uses the higher, {pk:.1f}")
+              + ", ".join(f"{v:.1f}" for v in peaks.get(t, [])) + f" GFLOP/s (each a best of 3); "
+              f"the share uses the highest, {pk:.1f}")
+        print(f"\n  GFLOP/s medians, ours/theirs:")
+        print(fmt_row(["n"] + libs))
+        if markdown:
+            print("|" + "---|" * (len(libs) + 1))
+        for n in sizes:
+            print(fmt_row([str(n)] + [f"{side[(t, n)][l][0]:.0f}/{side[(t, n)][l][1]:.0f}"
+                                      if l in side[(t, n)] else "-" for l in libs]))
 
     for t in threads:
         sizes = sorted(n for (tt, n) in sweep if tt == t)
@@ -122,16 +149,18 @@ def main(argv):
                             (default, 1.5, f"{best} >= 1.5x {default} (default core)")):
         if not lib:
             continue
-        got = [(t, n, side[(t, n)][lib][2]) for t in threads for n in TARGET_SIZES
-               if lib in side.get((t, n), {})]
-        verdict(name, ", ".join(f"{n}/{t}t {x:.2f}x" for t, n, x in got),
-                bool(got) and all(x >= want for _, _, x in got))
-    got = [(n, statistics.median(ours_all[(1, n)])) for n in TARGET_SIZES
-           if n >= 1024 and (1, n) in ours_all]
-    if 1 in peak:
-        verdict(f"{best} >= 85% of the AVX-512 FMA peak ({peak[1]:.1f}) on 1 thread, n >= 1024",
-                ", ".join(f"{n} {100 * g / peak[1]:.0f}%" for n, g in got),
-                bool(got) and all(g >= 0.85 * peak[1] for _, g in got))
+        for stat, idx in (("medians", 2), ("best runs", 5)):
+            got = [(t, n, side[(t, n)][lib][idx]) for t in threads for n in TARGET_SIZES
+                   if lib in side.get((t, n), {})]
+            verdict(f"{name} ({stat})", ", ".join(f"{n}/{t}t {x:.2f}x" for t, n, x in got),
+                    bool(got) and all(x >= want for _, _, x in got))
+    for stat, table in (("median", ours_all), ("best run", best_all)):
+        pick = statistics.median if stat == "median" else max
+        got = [(n, pick(table[(1, n)])) for n in TARGET_SIZES if n >= 1024 and (1, n) in table]
+        if 1 in peak:
+            verdict(f"{best} >= 85% of the AVX-512 FMA peak ({peak[1]:.1f}) on 1 thread, n >= 1024"
+                    f" ({stat})", ", ".join(f"{n} {100 * g / peak[1]:.0f}%" for n, g in got),
+                    bool(got) and all(g >= 0.85 * peak[1] for _, g in got))
     return 0
 
 

@@ -96,9 +96,10 @@ for part in $parts; do
     fold)
         rm -f "$extra/fold.csv"
         for _ in $(seq "$repeat"); do
+            # --cutoff 1024: reloaded_2lvl takes its two levels at 4096 (2048 -> 1024)
             for mode in last every none; do
-                quiet_then_lock "$bin" --fold-c "$mode" --threads 2 --sizes 4096 --vs classic \
-                    --variant reloaded_1lvl,reloaded_2lvl,hybrid_2lvl --reps 5 \
+                quiet_then_lock "$bin" --fold-c "$mode" --threads 2 --cutoff 1024 --sizes 4096 \
+                    --vs classic --variant reloaded_1lvl,reloaded_2lvl --reps 5 \
                     --csv "$extra/fold.csv"
             done
         done

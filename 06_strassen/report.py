@@ -54,15 +54,16 @@ def spread(xs, fmt="{:.3f}"):
 
 
 def paired(rows):
-    """{(variant, n): [ratio per run]}, {(variant, n): [GFLOP/s per run]} from --vs rows."""
+    """From --vs classic rows, per (variant, n), one value per run: the harness's paired
+    ratio (classic's median time / the variant's, the two alternated) and the variant's
+    GFLOP/s (median time). classic's own rows (variant == baseline) are left out."""
     ratio, gflops = defaultdict(list), defaultdict(list)
     for r in rows:
-        if r["variant"] == r["baseline"]:
+        if r["variant"] == r["baseline"] or not r["baseline_gflops"]:
             continue
         key = (r["variant"], int(r["n"]))
         gflops[key].append(float(r["gflops"]))
-        if r["baseline_gflops"]:
-            ratio[key].append(float(r["gflops"]) / float(r["baseline_gflops"]))
+        ratio[key].append(float(r["gflops"]) / float(r["baseline_gflops"]))
     return ratio, gflops
 
 
@@ -80,8 +81,8 @@ def headline(machine):
     for v in variants:
         cells = []
         for n in sizes:
-            cells.append(spread(ratio.get((v, n), [])) + "×" if (v, n) in ratio else "-")
-            cells.append(spread(gflops.get((v, n), []), "{:.0f}"))
+            cells.append(spread(ratio[(v, n)]) + "×" if (v, n) in ratio else "-")
+            cells.append(spread(gflops[(v, n)], "{:.0f}") if (v, n) in ratio else "-")
         print(f"| {v} | " + " | ".join(cells) + " |")
     classic = defaultdict(list)
     for r in rows:
@@ -163,7 +164,7 @@ def fold(machine):
     if not rows:
         return
     ratio, gflops = paired(rows)
-    print("### Folding modes at 4096, vs classic\n")
+    print("### Folding modes at 4096 (--cutoff 1024), vs classic\n")
     print("| variant (+mode) | vs classic | GFLOP/s |")
     print("|---|---:|---:|")
     for (v, n) in sorted(ratio, key=lambda k: order_key(k[0])):
