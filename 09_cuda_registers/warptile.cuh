@@ -460,11 +460,17 @@ static void launch_tiles(void (*kernel)(int, int, int, float, const float *, int
 {
     if (M == 0 || N == 0 || K == 0)
         return;
-    static bool opted_in; /* one per instantiation */
-    if (cfg::smem_bytes > SMEM_DEFAULT_MAX && !opted_in) {
+    /* The opt-in is a property of the kernel on one device: once per instantiation and GPU
+     * (stage 10 launches the same kernel on several). Two host threads racing here both set
+     * the same value, which is harmless. */
+    static bool opted_in[64];
+    int dev = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    if (cfg::smem_bytes > SMEM_DEFAULT_MAX && (dev >= 64 || !opted_in[dev])) {
         CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         (int)cfg::smem_bytes));
-        opted_in = true;
+        if (dev < 64)
+            opted_in[dev] = true;
     }
     bool vec = rows_are_16B_aligned(A, lda) && rows_are_16B_aligned(B, ldb) &&
                rows_are_16B_aligned(C, ldc);

@@ -51,7 +51,16 @@ typedef struct gpu_problem {
     int result_on_host;           /* the last run left C in hC, not in dC */
 } gpu_problem;
 
-cudaStream_t gemm_stream(void) { return g.stream; }
+/* Stage 10 drives several GPUs and several streams per GPU, from one host thread per GPU:
+ * each thread names the stream its next launches go to. Unset, it is the harness's stream. */
+static thread_local cudaStream_t stream_override;
+static thread_local int stream_overridden;
+void gemm_set_stream(cudaStream_t s)
+{
+    stream_override = s;
+    stream_overridden = 1;
+}
+cudaStream_t gemm_stream(void) { return stream_overridden ? stream_override : g.stream; }
 int gemm_sm_count(void) { return g.prop.multiProcessorCount; }
 
 static int cuda_init(const bench_opts *o)

@@ -6,6 +6,7 @@
  *                          configuration (too many threads, too much shared memory) is only
  *                          seen by asking cudaGetLastError
  *   gemm_stream()          the stream every kernel launches on; the harness times it
+ *   gemm_set_stream(s)     from now on, this host thread's launches go to stream s (stage 10)
  *   gemm_sm_count()        the GPU's multiprocessors (SMs), for sizing grids
  *   gemm_store()           C = alpha*sum + beta*C, without reading C when beta == 0
  *   ceil_div(), GRID_Y_MAX
@@ -52,6 +53,7 @@ __device__ __forceinline__ void gemm_store(float *c, float alpha, float sum, flo
 }
 
 cudaStream_t gemm_stream(void);
+void gemm_set_stream(cudaStream_t s);
 int gemm_sm_count(void);
 
 extern const bench_backend cuda_backend;
