@@ -151,7 +151,7 @@ void bench_print_header(const stage_info *st, const bench_opts *o)
 {
     printf("== %s: %s ==\n", st->stage, st->title);
     st->backend->print_header(stdout, o);
-    printf("%-10s %s", "threads", "");
+    printf("%-10s %s", st->gpus_sweep ? "gpus" : "threads", "");
     for (int t = 0; t < o->nthreads; t++)
         printf("%s%d", t ? "," : "", o->threads[t]);
     printf("\n%-10s %s (git %s)\n", "compiler", kernel_compiler(st->backend), GIT_REV);

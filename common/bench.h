@@ -65,6 +65,9 @@ typedef struct stage_info {
     int (*extra_option)(bench_opts *o, const char *opt, const char *val);
     const char *extra_help;     /* lines appended to --help */
     const bench_backend *backend;
+    /* 1: the sweep is over GPUs, not threads (stage 10): `--gpus 1,2,4` takes the place of
+     * --threads, set_threads(t) gets the GPU count and the CSV's threads column holds it. */
+    int gpus_sweep;
 } stage_info;
 
 /* Parse the command line and run: exit status 0 all checks passed, 1 some failed,

@@ -209,6 +209,8 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
             variants = val;
         } else if (!strcmp(a, "--threads")) {
             TAKES_VALUE();
+            if (st->gpus_sweep)
+                cli_die("--threads: this stage sweeps GPUs; use --gpus LIST");
             threads = val;
         } else if (!strcmp(a, "--reps")) {
             TAKES_VALUE();
@@ -241,7 +243,10 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
             o->device = (int)cli_long("--device", val, 0, 1024);
         } else if (!strcmp(a, "--gpus")) {
             TAKES_VALUE();
-            o->gpus = (int)cli_long("--gpus", val, 1, 1024);
+            if (st->gpus_sweep)
+                threads = val; /* a list of GPU counts, swept like thread counts */
+            else
+                o->gpus = (int)cli_long("--gpus", val, 1, 1024);
         } else if (!strcmp(a, "--seed")) {
             TAKES_VALUE();
             o->seed = (uint64_t)cli_long("--seed", val, 0, LONG_MAX);
@@ -275,17 +280,18 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
     select_variants(st, variants ? variants : "all", o->selected);
 
     if (threads) {
+        const char *what = st->gpus_sweep ? "--gpus" : "--threads";
         char *copy = strdup(threads);
         if (!copy)
             cli_die("out of memory");
         for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
             if (o->nthreads == CLI_MAX_THREADS)
-                cli_die("--threads: at most %d thread counts", CLI_MAX_THREADS);
-            o->threads[o->nthreads++] = (int)cli_long("--threads", t, 1, 1024);
+                cli_die("%s: at most %d counts", what, CLI_MAX_THREADS);
+            o->threads[o->nthreads++] = (int)cli_long(what, t, 1, 1024);
         }
         free(copy);
         if (o->nthreads == 0)
-            cli_die("--threads: no thread count given");
+            cli_die("%s: no count given", what);
     } else {
         o->threads[0] = st->default_threads > 0 ? st->default_threads : bench_ncores();
         o->nthreads = 1;

@@ -32,25 +32,37 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+/* Big matrices (stage 10 fills 64 GiB ones) are filled by all threads. splitmix64 is a
+ * counter: the e-th value is mix(seed + (e+1)*gamma), so each row starts from its own offset
+ * and the result is the same, value for value, as one thread filling in order. */
+#define PARALLEL_ABOVE (1 << 22) /* elements; below this, threads cost more than they save */
+#define GAMMA 0x9E3779B97F4A7C15ull
+
 void matrix_fill_random(float *p, int rows, int cols, int ld, uint64_t seed)
 {
-    uint64_t s = seed;
-    for (int i = 0; i < rows; i++)
+#pragma omp parallel for schedule(static) if ((double)rows * cols > PARALLEL_ABOVE)
+    for (int i = 0; i < rows; i++) {
+        uint64_t s = seed + (uint64_t)i * (uint64_t)cols * GAMMA;
         for (int j = 0; j < cols; j++) {
             /* 24 random bits -> [-1, 1): exactly representable floats */
             uint32_t r = (uint32_t)(splitmix64(&s) >> 40);
             p[(size_t)i * ld + j] = (float)r * (2.0f / 16777216.0f) - 1.0f;
         }
+    }
 }
 
 void matrix_fill(float *p, int rows, int ld, float v)
 {
-    size_t n = (size_t)rows * (size_t)ld;
-    for (size_t i = 0; i < n; i++)
+    long n = (long)rows * ld;
+#pragma omp parallel for schedule(static) if (n > PARALLEL_ABOVE)
+    for (long i = 0; i < n; i++)
         p[i] = v;
 }
 
 void matrix_copy(float *dst, const float *src, int rows, int ld)
 {
-    memcpy(dst, src, (size_t)rows * (size_t)ld * sizeof(float));
+    long n = (long)rows * ld, chunk = 1 << 20;
+#pragma omp parallel for schedule(static) if (n > PARALLEL_ABOVE)
+    for (long i = 0; i < n; i += chunk)
+        memcpy(dst + i, src + i, sizeof(float) * (size_t)(n - i < chunk ? n - i : chunk));
 }

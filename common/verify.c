@@ -10,6 +10,8 @@
 
 #define FULL_CHECK_LIMIT (1.0 * (1 << 30)) /* M*N*K up to this: check every row */
 #define SAMPLE_WORK (1.0 * (1 << 28))       /* else about this many MACs of sampled rows */
+#define MIN_SAMPLED_ROWS 32                  /* and at least this many rows */
+#define RG 8 /* rows checked together: each pass over a slice of B serves RG rows */
 
 static uint64_t next_rand(uint64_t *s)
 {
@@ -19,7 +21,9 @@ static uint64_t next_rand(uint64_t *s)
     return *s;
 }
 
-/* Rows to check: all of them, or first, last and a random sample. */
+/* Rows to check: all of them, or first, last and a stratified sample: the rows are cut into
+ * equal strata and one random row is taken from each, so that every band of rows (every row
+ * of tiles a multi-GPU run hands out) is checked at least once. */
 static int choose_rows(int M, int N, int K, uint64_t seed, int *rows)
 {
     if ((double)M * N * K <= FULL_CHECK_LIMIT) {
@@ -28,17 +32,20 @@ static int choose_rows(int M, int N, int K, uint64_t seed, int *rows)
         return M;
     }
     int want = (int)(SAMPLE_WORK / ((double)N * K));
-    if (want < 8)
-        want = 8;
+    if (want < MIN_SAMPLED_ROWS)
+        want = MIN_SAMPLED_ROWS;
     if (want > M)
         want = M;
     int n = 0;
     rows[n++] = 0;
-    if (M > 1)
+    if (M > 1 && want > 1)
         rows[n++] = M - 1;
     uint64_t s = seed | 1;
-    while (n < want)
-        rows[n++] = (int)(next_rand(&s) % (uint64_t)M);
+    int strata = want - n;
+    for (int t = 0; t < strata; t++) {
+        long lo = (long)M * t / strata, hi = (long)M * (t + 1) / strata;
+        rows[n++] = (int)(lo + (long)(next_rand(&s) % (uint64_t)(hi - lo)));
+    }
     return n;
 }
 
@@ -51,7 +58,7 @@ verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int 
     const double u = ldexp(1.0, -24);
     const double c = err_c > 0 ? err_c : 2.0;
     const double tiny = FLT_MIN;
-    int *rows = malloc(sizeof(int) * (size_t)(M > 8 ? M : 8));
+    int *rows = malloc(sizeof(int) * (size_t)(M > MIN_SAMPLED_ROWS ? M : MIN_SAMPLED_ROWS));
     if (!rows) {
         res.bad = -1;
         return res;
@@ -60,58 +67,68 @@ verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int 
     double max_scale = 0, max_err = 0, max_rel = 0, max_ratio = 0;
     long bad = 0;
     enum { CHUNK = 256 };
-    long nchunks = (N + CHUNK - 1) / CHUNK;
+    long nchunks = (N + CHUNK - 1) / CHUNK, ngroups = (nrows + RG - 1) / RG;
 
-    /* One piece of work is CHUNK columns of one checked row: alpha*A*B + beta*C0 in double,
-     * and |alpha||A||B| + |beta||C0|. Splitting rows x column chunks over the threads keeps
-     * them all busy for a few wide sampled rows and for millions of one-column rows alike.
-     * The check uses every core, whatever thread count the kernel is being measured with. */
+    /* One piece of work is CHUNK columns of a group of up to RG checked rows: alpha*A*B +
+     * beta*C0 in double, and |alpha||A||B| + |beta||C0|. Each row of B's slice is read once
+     * for the whole group (a sampled check of n = 131072 streams B a few times, not once per
+     * row). Splitting groups x column chunks over the threads keeps them all busy for a few
+     * wide rows and for millions of one-column rows alike. The check uses every core,
+     * whatever thread count the kernel is being measured with. */
 #pragma omp parallel for schedule(dynamic, 16) num_threads(omp_get_num_procs()) reduction(+ : bad) \
     reduction(max : max_scale, max_err, max_rel, max_ratio)
-    for (long w = 0; w < (long)nrows * nchunks; w++) {
-        int i = rows[w / nchunks];
+    for (long w = 0; w < ngroups * nchunks; w++) {
+        int g0 = (int)(w / nchunks) * RG;
+        int ng = nrows - g0 < RG ? nrows - g0 : RG;
         int j0 = (int)(w % nchunks) * CHUNK;
         int j1 = j0 + CHUNK < N ? j0 + CHUNK : N;
-        double ref[CHUNK], absref[CHUNK];
-        for (int j = j0; j < j1; j++)
-            ref[j - j0] = absref[j - j0] = 0.0;
+        double ref[RG][CHUNK], absref[RG][CHUNK];
+        for (int r = 0; r < ng; r++)
+            for (int j = j0; j < j1; j++)
+                ref[r][j - j0] = absref[r][j - j0] = 0.0;
         for (int k = 0; k < K; k++) {
-            double a = A[IDX(i, k, lda)];
             const float *b = &B[IDX(k, 0, ldb)];
+            for (int r = 0; r < ng; r++) {
+                double a = A[IDX(rows[g0 + r], k, lda)];
+                for (int j = j0; j < j1; j++) {
+                    ref[r][j - j0] += a * b[j];
+                    absref[r][j - j0] += fabs(a * b[j]);
+                }
+            }
+        }
+        for (int r = 0; r < ng; r++) {
+            int i = rows[g0 + r];
             for (int j = j0; j < j1; j++) {
-                ref[j - j0] += a * b[j];
-                absref[j - j0] += fabs(a * b[j]);
-            }
-        }
-        for (int j = j0; j < j1; j++) {
-            double c0 = beta != 0.0f ? C0[IDX(i, j, ldc)] : 0.0;
-            double R = alpha * ref[j - j0] + beta * c0;
-            double scale = fabs(alpha) * absref[j - j0] + fabs(beta) * fabs(c0);
-            double got = C_out[IDX(i, j, ldc)];
-            double err = fabs(got - R);
-            if (!isfinite(got)) {
-                bad++;
-                err = INFINITY;
-            }
-            if (scale > max_scale)
-                max_scale = scale;
-            if (err > max_err)
-                max_err = err;
-            double rel = err / (scale > 0 ? scale : tiny);
-            if (rel > max_rel)
-                max_rel = rel;
-            if (!normwise) {
-                double ratio = err / (c * (K + 2) * u * scale + tiny);
-                if (ratio > max_ratio)
-                    max_ratio = ratio;
-                if (!(ratio <= 1.0))
+                double c0 = beta != 0.0f ? C0[IDX(i, j, ldc)] : 0.0;
+                double R = alpha * ref[r][j - j0] + beta * c0;
+                double scale = fabs(alpha) * absref[r][j - j0] + fabs(beta) * fabs(c0);
+                double got = C_out[IDX(i, j, ldc)];
+                double err = fabs(got - R);
+                if (!isfinite(got)) {
                     bad++;
+                    err = INFINITY;
+                }
+                if (scale > max_scale)
+                    max_scale = scale;
+                if (err > max_err)
+                    max_err = err;
+                double rel = err / (scale > 0 ? scale : tiny);
+                if (rel > max_rel)
+                    max_rel = rel;
+                if (!normwise) {
+                    double ratio = err / (c * (K + 2) * u * scale + tiny);
+                    if (ratio > max_ratio)
+                        max_ratio = ratio;
+                    if (!(ratio <= 1.0))
+                        bad++;
+                }
             }
+            /* The padding between N and ldc must be exactly what it was. */
+            if (j1 == N && ldc > N &&
+                memcmp(&C_in[IDX(i, N, ldc)], &C_out[IDX(i, N, ldc)],
+                       sizeof(float) * (size_t)(ldc - N)) != 0)
+                bad++;
         }
-        /* The padding between N and ldc must be exactly what it was. */
-        if (j1 == N && ldc > N &&
-            memcmp(&C_in[IDX(i, N, ldc)], &C_out[IDX(i, N, ldc)], sizeof(float) * (size_t)(ldc - N)) != 0)
-            bad++;
     }
     if (normwise) {
         max_ratio = max_err / (c * (K + 2) * u * max_scale + tiny);
