@@ -226,7 +226,7 @@ static void write_record(const bench_problem *p, const char *variant, double wal
     int G = h.ncall_gpus;
     double busy[MG_MAX_GPUS] = {0}, h2d = 0, d2h = 0, busy_max = 0, busy_sum = 0;
     FILE *tl = NULL;
-    if (mg.timeline && (tl = fopen(mg.timeline, "w")) != NULL)
+    if (mg.timeline && strcmp(variant, "cublasxt") != 0 && (tl = fopen(mg.timeline, "w")) != NULL)
         fprintf(tl, "variant,m,n,k,gpus,gpu,stream,kind,ti,tj,kc,start_ms,end_ms,bytes\n");
     for (int g = 0; g < G; g++) {
         if (!h.ready[g])
@@ -310,6 +310,9 @@ static int mg_init(const bench_opts *o)
     }
     if (h.ndevices > MG_MAX_GPUS)
         h.ndevices = MG_MAX_GPUS;
+    if (o->device != 0)
+        cli_die("--device: this stage uses devices 0 .. N-1 (--gpus N); this machine has %d",
+                h.ndevices);
     for (int t = 0; t < o->nthreads; t++)
         if (o->threads[t] > h.ndevices)
             cli_die("--gpus: %d GPUs asked for; this machine has %d", o->threads[t], h.ndevices);
