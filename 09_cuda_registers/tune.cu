@@ -23,7 +23,22 @@
     {"async_pipeline/" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #S,        \
      "cp.async pipeline", gemm_async_t<BM, BN, BK, WM, WN, TM, TN, S>}
 
+#define WTO(BM, BN, BK, WM, WN, TM, TN, O)                                                     \
+    {"warptile/" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s2_o" #O,           \
+     "EXPERIMENT", gemm_warptile_t<BM, BN, BK, WM, WN, TM, TN, O>}
+
 const gemm_variant tune_variants[] = {
+    WTO(128, 256, 16, 32, 64, 8, 8, 1),
+    WTO(128, 256, 16, 32, 64, 8, 8, 2),
+    WTO(128, 256, 16, 32, 64, 8, 8, 3),
+    WTO(128, 256, 16, 32, 64, 8, 8, 7),
+    WTO(128, 128, 16, 32, 64, 8, 8, 3),
+    WTO(256, 128, 16, 64, 32, 8, 8, 3),
+    WTO(128, 256, 32, 32, 64, 8, 8, 3),
+    WTO(128, 128, 32, 32, 64, 8, 8, 3),
+    WTO(128, 256, 16, 64, 64, 8, 16, 3),
+    WTO(256, 128, 16, 64, 64, 8, 16, 3),
+    WTO(64, 256, 16, 32, 64, 8, 8, 3),
     WT(128, 128, 8, 32, 64, 8, 8),   /* 256 threads, 2 blocks per SM */
     WT(128, 128, 8, 64, 32, 8, 8),
     WT(128, 128, 16, 32, 64, 8, 8),

@@ -181,10 +181,12 @@ struct tile_config {
 
 /* The thread's place: first row and column of its tile inside the block tile. */
 template <class cfg, int WM, int WN, int BN>
-__device__ __forceinline__ void thread_origin(int *tr, int *tc)
+__device__ __forceinline__ void thread_origin(int *tr, int *tc, bool diagonal = false)
 {
     int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     int wm = warp / (BN / WN), wn = warp % (BN / WN);
+    if (diagonal) /* EXPERIMENT */
+        wn = (warp + wm) % (BN / WN);
     *tr = wm * WM + lane / cfg::lanes_n * 4;
     *tc = wn * WN + lane % cfg::lanes_n * 4;
 }
@@ -200,9 +202,16 @@ struct load_plan {
     static constexpr int a_step = NT / (BK / 4), b_step = NT / (BN / 4);
     static_assert(NT % (BN / 4) == 0, "a pass of the threads covers whole rows of B's tile");
     int a_r, a_k, b_k, b_c;
-    __device__ load_plan()
+    __device__ load_plan(bool pairs)
         : a_r(threadIdx.x / (BK / 4)), a_k(threadIdx.x % (BK / 4) * 4),
-          b_k(threadIdx.x / (BN / 4)), b_c(threadIdx.x % (BN / 4) * 4) {}
+          b_k(threadIdx.x / (BN / 4)), b_c(threadIdx.x % (BN / 4) * 4)
+    {
+        if (pairs) { /* EXPERIMENT: a warp loads 16 rows x 8 k (two float4 per row) */
+            int w = threadIdx.x / 32, l = threadIdx.x % 32;
+            a_r = w / (BK / 8) * 16 + l % 16;
+            a_k = w % (BK / 8) * 8 + l / 16 * 4;
+        }
+    }
 };
 
 /* Global -> registers, three ways. The fast path (the whole tile inside A and B, rows 16-byte
@@ -269,7 +278,7 @@ __device__ __forceinline__ void store_tiles(const load_plan<BM, BN, BK, NT> &lp,
         *reinterpret_cast<float4 *>(&Bs[(lp.b_k + i * plan::b_step) * BN + lp.b_c]) = rb[i];
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int OPT = 0>
 __global__ void __launch_bounds__((tile_config<BM, BN, BK, WM, WN, TM, TN, 2>::threads),
                                   (tile_config<BM, BN, BK, WM, WN, TM, TN, 2>::min_blocks))
 warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
@@ -284,15 +293,21 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
 #define BUF_B(b) (smem + (b) * cfg::stage_floats + BK * cfg::lda_s)
 
     int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    if (OPT & 4) { /* EXPERIMENT: grouped raster, 8 rows of tiles */
+        int id = blockIdx.y * gridDim.x + blockIdx.x, per = 8 * gridDim.x;
+        int first = id / per * 8, rows = min(8, (int)gridDim.y - first);
+        row0 = (first + id % per % rows) * BM;
+        col0 = id % per / rows * BN;
+    }
     int tr, tc;
-    thread_origin<cfg, WM, WN, BN>(&tr, &tc);
+    thread_origin<cfg, WM, WN, BN>(&tr, &tc, OPT & 2);
     /* A thread whose whole tile lies outside C (in the thin last blocks of a size one past a
      * multiple of the tile) still loads and synchronises, but skips the arithmetic. */
     bool active = row0 + tr < M && col0 + tc < N;
     bool interior = row0 + BM <= M && col0 + BN <= N; /* the block's tile of C is whole */
 
     float acc[TM][TN] = {};
-    load_plan<BM, BN, BK, NT> lp;
+    load_plan<BM, BN, BK, NT> lp(OPT & 1);
     float4 ra[BM * BK / 4 / NT], rb[BK * BN / 4 / NT];
     load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, 0, interior && BK <= K, vec, ra, rb);
     store_tiles<BM, BN, BK, cfg::lda_s, NT>(lp, BUF_A(0), BUF_B(0), ra, rb);
@@ -483,12 +498,12 @@ static void launch_tiles(void (*kernel)(int, int, int, float, const float *, int
     }
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int OPT = 0>
 void gemm_warptile_t(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                      int ldb, float beta, float *C, int ldc)
 {
     launch_tiles<tile_config<BM, BN, BK, WM, WN, TM, TN, 2>, BM, BN>(
-        warptile_kernel<BM, BN, BK, WM, WN, TM, TN>, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+        warptile_kernel<BM, BN, BK, WM, WN, TM, TN, OPT>, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
