@@ -7,14 +7,16 @@
 #   odd    n = 50021 against its neighbour 49152, all GPUs
 #   big    n = 131072 on all GPUs, tiled_streams only, checked: 192 GiB of matrices (needs
 #          about 200 GiB of host memory; with less, the largest multiple of 8192 that fits)
+#   ooc    out of core on purpose: n = 65536 with --device-mem 16G and 8G per GPU, so that the
+#          blocks of A and B do not fit in all GPUs together and are fetched again
 #   timeline  one traced call of rows_split and one of tiled_streams at n = 32768
 # Default: every phase, in that order. CSVs: OUTDIR/10_cuda_multigpu.csv (the harness's rows),
 # OUTDIR/10_cuda_multigpu/*.csv (stats, sweeps, timelines).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:?usage: 10_cuda_multigpu/bench.sh OUTDIR [xt|tile|main|odd|big|timeline ...]}
+out=${1:?usage: 10_cuda_multigpu/bench.sh OUTDIR [xt|tile|main|odd|big|ooc|timeline ...]}
 shift
-phases=${*:-xt tile main odd big timeline}
+phases=${*:-xt tile main odd big ooc timeline}
 bin=10_cuda_multigpu/cuda_multigpu
 make -s stage10
 ngpu=$(nvidia-smi -L | wc -l)
@@ -62,6 +64,12 @@ for phase in $phases; do
         while [ $((3 * n / 1024 * n / 1024 * 4 / 1024 + 8)) -gt "$avail" ]; do n=$((n - 8192)); done
         echo "host memory available: $avail GiB; n = $n ($((3 * n / 1024 * n / 1024 * 4 / 1024)) GiB of matrices)"
         run --variant tiled_streams --sizes "$n" --gpus "$ngpu" --no-baseline --csv "$csv" --stats "$stats"
+        ;;
+    ooc)
+        for mem in 16G 8G; do
+            run --variant tiled_streams --sizes 65536 --gpus "$ngpu" --device-mem "$mem" --no-baseline \
+                --reps 1 --csv "$d/ooc.csv" --stats "$d/ooc_stats.csv"
+        done
         ;;
     timeline)
         for v in rows_split tiled_streams; do

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""10_cuda_multigpu/plot.py: chapter 10's charts.
+
+    python3 10_cuda_multigpu/plot.py results/h200x2/10_cuda_multigpu.csv \\
+        docs/figures/h200x2/10_cuda_multigpu.png
+
+  10_cuda_multigpu.png           strong scaling: TFLOP/s end to end (host memory to host memory)
+                                 against the number of GPUs, one panel per size, every variant
+                                 and cuBLASXt, with the ideal line (n x the one-GPU speed of
+                                 the best variant)
+  10_cuda_multigpu_timeline.png  drawn when results/<machine>/10_cuda_multigpu/timeline_*.csv
+                                 exist (bench.sh's timeline phase, --timeline): one lane per GPU
+                                 and stream, copies in, kernels and copies out as bars
+
+`make plots` calls it for every results/<machine>/ holding a 10_cuda_multigpu.csv. The CSV is the
+harness's (docs/measuring.md); its threads column holds the GPU count. Rows that FAILed their
+check are left out; repeated rows are combined by their median.
+"""
+import csv
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+COLOURS = {"rows_split": "tab:gray", "tiled_streams": "tab:blue",
+           "tiled_streams_cublas": "tab:green", "cublasxt": "tab:red"}
+KIND_COLOURS = {"h2d": "tab:orange", "kernel": "tab:blue", "d2h": "tab:purple"}
+
+
+def scaling(src, dst):
+    rows = defaultdict(list)  # (n, variant, gpus) -> gflops
+    device = ""
+    with open(src) as f:
+        for r in csv.DictReader(f):
+            if r["check"] == "FAIL" or r["m"] != r["n"] or r["n"] != r["k"]:
+                continue
+            rows[(int(r["n"]), r["variant"], int(r["threads"]))].append(float(r["gflops"]))
+            device = r["device"]
+    sizes = sorted({n for n, _, _ in rows if len({g for m, _, g in rows if m == n}) > 1})
+    if not sizes:
+        sizes = sorted({n for n, _, _ in rows})[-2:]
+    fig, axes = plt.subplots(1, len(sizes), figsize=(5.2 * len(sizes), 4.2), squeeze=False)
+    for ax, n in zip(axes[0], sizes):
+        gpus_all = sorted({g for m, _, g in rows if m == n})
+        best1 = 0
+        for v in COLOURS:
+            pts = sorted((g, statistics.median(x)) for (m, vv, g), x in rows.items()
+                         if m == n and vv == v)
+            if not pts:
+                continue
+            ax.plot([g for g, _ in pts], [y / 1e3 for _, y in pts], "o-", color=COLOURS[v],
+                    label=v)
+            for g, y in pts:
+                if g == 1 and v != "cublasxt":
+                    best1 = max(best1, y)
+        if best1:
+            ax.plot(gpus_all, [g * best1 / 1e3 for g in gpus_all], ":", color="black",
+                    label="ideal (n x best 1-GPU)")
+        ax.set_xticks(gpus_all)
+        ax.set_xlabel("GPUs")
+        ax.set_ylabel("TFLOP/s, end to end from host memory")
+        ax.set_title(f"n = {n}")
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, loc="upper left")
+    fig.suptitle(f"10_cuda_multigpu: strong scaling, FP32, {device}", fontsize=10)
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
+    fig.savefig(dst, dpi=110)
+    plt.close(fig)
+
+
+def timeline(files, dst):
+    fig, axes = plt.subplots(len(files), 1, figsize=(11, 2.2 + 0.5 * 8 * len(files)),
+                             squeeze=False)
+    for ax, path in zip(axes[:, 0], files):
+        spans = list(csv.DictReader(open(path)))
+        if not spans:
+            continue
+        lanes = sorted({(int(s["gpu"]), int(s["stream"])) for s in spans})
+        y = {lane: i for i, lane in enumerate(lanes)}
+        for s in spans:
+            a, b = float(s["start_ms"]), float(s["end_ms"])
+            ax.barh(y[(int(s["gpu"]), int(s["stream"]))], b - a, left=a, height=0.7,
+                    color=KIND_COLOURS[s["kind"]], edgecolor="none")
+        ax.set_yticks(range(len(lanes)))
+        ax.set_yticklabels([f"GPU {g} " + ("copy in" if st < 0 else f"stream {st}")
+                            for g, st in lanes], fontsize=8)
+        ax.invert_yaxis()
+        s0 = spans[0]
+        ax.set_title(f"{s0['variant']}, n = {s0['n']}, {s0['gpus']} GPUs", fontsize=9)
+        ax.set_xlabel("ms since the call began (each GPU's own clock)")
+        ax.grid(axis="x", alpha=0.3)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in KIND_COLOURS.values()]
+    axes[0, 0].legend(handles, ["host -> device", "kernel", "device -> host"], fontsize=8,
+                      loc="upper right")
+    fig.tight_layout()
+    fig.savefig(dst, dpi=110)
+    plt.close(fig)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: 10_cuda_multigpu/plot.py RESULTS/10_cuda_multigpu.csv OUT.png")
+    src, dst = sys.argv[1], sys.argv[2]
+    scaling(src, dst)
+    tdir = os.path.join(os.path.dirname(src), "10_cuda_multigpu")
+    order = ["timeline_rows_split.csv", "timeline_tiled_streams.csv"]
+    files = [os.path.join(tdir, f) for f in order if os.path.exists(os.path.join(tdir, f))]
+    if files:
+        timeline(files, dst.replace(".png", "_timeline.png"))
+
+
+if __name__ == "__main__":
+    main()
