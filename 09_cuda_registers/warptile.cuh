@@ -111,7 +111,7 @@ template <int n> __device__ __forceinline__ void cp_async_wait()
  * of the transposed A tile (row stride LDA_S) and of the B tile (row stride LDB_S); its
  * sub-tiles are SLAB_M rows and SLAB_N columns apart. Per k: TM/4 + TN/4 float4 reads from
  * shared memory, TM*TN FMAs from registers. */
-template <int BK, int LDA_S, int LDB_S, int TM, int TN, int SLAB_M, int SLAB_N>
+template <int BK, int LDA_S, int LDB_S, int TM, int TN, int SLAB_M, int SLAB_N, int ORDER = 0>
 __device__ __forceinline__ void thread_tile_fma(const float *As, const float *Bs,
                                                 float (&acc)[TM][TN])
 {
@@ -128,11 +128,27 @@ __device__ __forceinline__ void thread_tile_fma(const float *As, const float *Bs
             float4 v = *reinterpret_cast<const float4 *>(&Bs[k * LDB_S + h * SLAB_N]);
             b[4 * h + 0] = v.x; b[4 * h + 1] = v.y; b[4 * h + 2] = v.z; b[4 * h + 3] = v.w;
         }
+        if (ORDER == 0) {
 #pragma unroll
         for (int i = 0; i < TM; i++)
 #pragma unroll
             for (int j = 0; j < TN; j++)
                 acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        } else if (ORDER == 1) { /* EXPERIMENT: j outer */
+#pragma unroll
+        for (int j = 0; j < TN; j++)
+#pragma unroll
+            for (int i = 0; i < TM; i++)
+                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        } else { /* EXPERIMENT: zigzag */
+#pragma unroll
+        for (int i = 0; i < TM; i++)
+#pragma unroll
+            for (int jj = 0; jj < TN; jj++) {
+                int j = i % 2 ? TN - 1 - jj : jj;
+                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+            }
+        }
     }
 }
 
@@ -320,7 +336,7 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
             load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, k0 + BK,
                        interior && k0 + 2 * BK <= K, vec, ra, rb);
         if (active)
-            thread_tile_fma<BK, cfg::lda_s, BN, TM, TN, cfg::slab_m, cfg::slab_n>(
+            thread_tile_fma<BK, cfg::lda_s, BN, TM, TN, cfg::slab_m, cfg::slab_n, OPT / 8 % 4>(
                 BUF_A(buf) + tr, BUF_B(buf) + tc, acc);
         if (more) /* the other buffer was last read before the previous barrier */
             store_tiles<BM, BN, BK, cfg::lda_s, NT>(lp, BUF_A(buf ^ 1), BUF_B(buf ^ 1), ra, rb);
@@ -467,10 +483,8 @@ async_kernel(int M, int N, int K, float alpha, const float *A, int lda, const fl
 
 /* Grid: x over column tiles, y over row tiles; a taller C goes in slabs of GRID_Y_MAX rows
  * of tiles. Shared memory is dynamic, with the opt-in above 48 KB. */
-template <class cfg, int BM, int BN>
-static void launch_tiles(void (*kernel)(int, int, int, float, const float *, int, const float *,
-                                        int, float, float *, int, bool),
-                         int M, int N, int K, float alpha, const float *A, int lda,
+template <class cfg, int BM, int BN, auto kernel>
+static void launch_tiles(int M, int N, int K, float alpha, const float *A, int lda,
                          const float *B, int ldb, float beta, float *C, int ldc)
 {
     if (M == 0 || N == 0 || K == 0)
@@ -502,8 +516,9 @@ template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int OPT = 0>
 void gemm_warptile_t(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                      int ldb, float beta, float *C, int ldc)
 {
-    launch_tiles<tile_config<BM, BN, BK, WM, WN, TM, TN, 2>, BM, BN>(
-        warptile_kernel<BM, BN, BK, WM, WN, TM, TN, OPT>, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    launch_tiles<tile_config<BM, BN, BK, WM, WN, TM, TN, 2>, BM, BN,
+                 warptile_kernel<BM, BN, BK, WM, WN, TM, TN, OPT>>(M, N, K, alpha, A, lda, B, ldb,
+                                                                  beta, C, ldc);
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
@@ -511,9 +526,9 @@ void gemm_async_t(int M, int N, int K, float alpha, const float *A, int lda, con
                   int ldb, float beta, float *C, int ldc)
 {
     static_assert(STAGES >= 3, "two buffers is warptile; cp.async pays with three or more");
-    launch_tiles<tile_config<BM, BN, BK, WM, WN, TM, TN, STAGES>, BM, BN>(
-        async_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES>, M, N, K, alpha, A, lda, B, ldb, beta,
-        C, ldc);
+    launch_tiles<tile_config<BM, BN, BK, WM, WN, TM, TN, STAGES>, BM, BN,
+                 async_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES>>(M, N, K, alpha, A, lda, B, ldb,
+                                                                   beta, C, ldc);
 }
 
 #endif
