@@ -5,6 +5,9 @@
 #                                   at 8192, 16384 and at the sizes
 #                                   that are multiples of no tile (4095, 4097, 6000) with 6016,
 #                                   the multiple of 128 next to 6000
+#   OUT_DIR/09_cuda_registers_choice.csv   warptile, which picks its tile by problem size, and
+#                                   its two configurations alone, at sizes where they fill the GPU
+#                                   differently (1024; 4096 x 4097 x 4096) and at 4097
 # Every row is checked (sampled rows above 1024^3); cuBLAS runs alternately with each variant.
 # The reference results in results/h100/ were made with: 09_cuda_registers/bench.sh results/h100
 set -eu
@@ -20,3 +23,8 @@ bin=09_cuda_registers/cuda_registers
 $lock $bin --variant all --sizes 1024,2048,4096 --csv "$csv"
 $lock $bin --variant "$best" --sizes 4095,4097,6000,6016,8192 --csv "$csv"
 $lock $bin --variant "$best" --sizes 16384 --reps 10 --csv "$csv"
+choice=$out/09_cuda_registers_choice.csv
+rm -f "$choice"
+$lock $bin --variant warptile --sizes 1024,4096x4097x4096,4097 --csv "$choice"
+$lock $bin --tune --variant warptile/128x256x16_w32x64_t8x8_s2,warptile/128x128x16_w32x64_t8x8_s2 \
+    --sizes 1024,4096x4097x4096,4097 --csv "$choice"

@@ -317,12 +317,27 @@ void gemm_double_buffer(int M, int N, int K, float alpha, const float *A, int ld
 
 /* ---- the two tuned variants ------------------------------------------------------------------
  * Block BM x BN x BK, warp WM x WN, thread TM x TN (and STAGES for cp.async). `--tune` times a
- * grid of these on the GPU present; these are the H100's winners (README.md, "Tuning"). */
+ * grid of these on the GPU present; these are the H100's winners (README.md, "Tuning").
+ *
+ * warptile picks one of two configurations by problem size. 128x256 (512 threads, one block per
+ * SM) is the fastest when the waves are whole; 128x128 (256 threads, two blocks per SM) ran at
+ * 94% of its speed there (44,327 against 46,913 GFLOP/s at 4096 in the tuning sweep, results/h100/
+ * 09_tune/). Both keep 32768 results of C on an SM at once, so they take the same number of waves
+ * unless C's edges cut them differently; then the better grid fill (warptile.cuh, grid_fill)
+ * has to pay for the 6%. README.md, "Choosing the tile by counting waves", has the arithmetic. */
+#define SMALL_TILE_SPEED 0.94 /* 128x128's speed on whole waves, as a share of 128x256's */
+
 void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                    int ldb, float beta, float *C, int ldc)
 {
-    /* block 128x256, k-slice 16, warp 32x64, thread 8x8: 512 threads, one block per SM */
-    gemm_warptile_t<128, 256, 16, 32, 64, 8, 8>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    if (M == 0 || N == 0 || K == 0)
+        return;
+    double big = warptile_fill<128, 256, 16, 32, 64, 8, 8>(M, N);
+    double small = warptile_fill<128, 128, 16, 32, 64, 8, 8>(M, N);
+    if (SMALL_TILE_SPEED * small > big) /* block 128x128, k-slice 16, warp 32x64, thread 8x8 */
+        gemm_warptile_t<128, 128, 16, 32, 64, 8, 8>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    else /* block 128x256, k-slice 16, warp 32x64, thread 8x8: 512 threads, one block per SM */
+        gemm_warptile_t<128, 256, 16, 32, 64, 8, 8>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 void gemm_async_pipeline(int M, int N, int K, float alpha, const float *A, int lda,

@@ -23,19 +23,7 @@
     {"async_pipeline/" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #S,        \
      "cp.async pipeline", gemm_async_t<BM, BN, BK, WM, WN, TM, TN, S>}
 
-#define WTO(BM, BN, BK, WM, WN, TM, TN, O)                                                     \
-    {"warptile/" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s2_o" #O,           \
-     "EXPERIMENT", gemm_warptile_t<BM, BN, BK, WM, WN, TM, TN, O>}
-
 const gemm_variant tune_variants[] = {
-    WTO(128, 256, 16, 32, 64, 8, 8, 1),
-    WTO(128, 256, 16, 32, 64, 8, 8, 2),
-    WTO(128, 256, 16, 32, 64, 8, 8, 4),
-    WTO(128, 256, 16, 32, 64, 8, 8, 8),
-    WTO(128, 128, 16, 32, 64, 8, 8, 2),
-    WTO(256, 128, 16, 64, 32, 8, 8, 2),
-    WTO(128, 192, 24, 32, 64, 8, 8, 0),
-    WTO(128, 192, 24, 32, 64, 8, 8, 2),
     WT(128, 128, 8, 32, 64, 8, 8),   /* 256 threads, 2 blocks per SM */
     WT(128, 128, 8, 64, 32, 8, 8),
     WT(128, 128, 16, 32, 64, 8, 8),

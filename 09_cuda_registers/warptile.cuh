@@ -111,7 +111,7 @@ template <int n> __device__ __forceinline__ void cp_async_wait()
  * of the transposed A tile (row stride LDA_S) and of the B tile (row stride LDB_S); its
  * sub-tiles are SLAB_M rows and SLAB_N columns apart. Per k: TM/4 + TN/4 float4 reads from
  * shared memory, TM*TN FMAs from registers. */
-template <int BK, int LDA_S, int LDB_S, int TM, int TN, int SLAB_M, int SLAB_N, int ORDER = 0>
+template <int BK, int LDA_S, int LDB_S, int TM, int TN, int SLAB_M, int SLAB_N>
 __device__ __forceinline__ void thread_tile_fma(const float *As, const float *Bs,
                                                 float (&acc)[TM][TN])
 {
@@ -128,27 +128,11 @@ __device__ __forceinline__ void thread_tile_fma(const float *As, const float *Bs
             float4 v = *reinterpret_cast<const float4 *>(&Bs[k * LDB_S + h * SLAB_N]);
             b[4 * h + 0] = v.x; b[4 * h + 1] = v.y; b[4 * h + 2] = v.z; b[4 * h + 3] = v.w;
         }
-        if (ORDER == 0) {
 #pragma unroll
         for (int i = 0; i < TM; i++)
 #pragma unroll
             for (int j = 0; j < TN; j++)
                 acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-        } else if (ORDER == 1) { /* EXPERIMENT: j outer */
-#pragma unroll
-        for (int j = 0; j < TN; j++)
-#pragma unroll
-            for (int i = 0; i < TM; i++)
-                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-        } else { /* EXPERIMENT: zigzag */
-#pragma unroll
-        for (int i = 0; i < TM; i++)
-#pragma unroll
-            for (int jj = 0; jj < TN; jj++) {
-                int j = i % 2 ? TN - 1 - jj : jj;
-                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-            }
-        }
     }
 }
 
@@ -195,14 +179,17 @@ struct tile_config {
     static_assert(STAGES >= 2, "at least two buffers");
 };
 
-/* The thread's place: first row and column of its tile inside the block tile. */
+/* The thread's place: first row and column of its tile inside the block tile.
+ * Warps go row by row over the block's grid of warp tiles, each row rotated one place further
+ * (a diagonal). An SM issues from four schedulers, warp w on scheduler w % 4. In a block that
+ * holds only C's last column (4097 = 16 x 256 + 1) the warps with work are one column of warp
+ * tiles: in a 4 x 4 grid of warps (128x256 with 32x64 warps) without the rotation, warps
+ * 0, 4, 8, 12, all on one scheduler; with it, warps 0, 7, 10, 13, one on each. */
 template <class cfg, int WM, int WN, int BN>
-__device__ __forceinline__ void thread_origin(int *tr, int *tc, bool diagonal = false)
+__device__ __forceinline__ void thread_origin(int *tr, int *tc)
 {
     int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    int wm = warp / (BN / WN), wn = warp % (BN / WN);
-    if (diagonal) /* EXPERIMENT */
-        wn = (warp + wm) % (BN / WN);
+    int wm = warp / (BN / WN), wn = (warp + wm) % (BN / WN);
     *tr = wm * WM + lane / cfg::lanes_n * 4;
     *tc = wn * WN + lane % cfg::lanes_n * 4;
 }
@@ -218,16 +205,9 @@ struct load_plan {
     static constexpr int a_step = NT / (BK / 4), b_step = NT / (BN / 4);
     static_assert(NT % (BN / 4) == 0, "a pass of the threads covers whole rows of B's tile");
     int a_r, a_k, b_k, b_c;
-    __device__ load_plan(bool pairs)
+    __device__ load_plan()
         : a_r(threadIdx.x / (BK / 4)), a_k(threadIdx.x % (BK / 4) * 4),
-          b_k(threadIdx.x / (BN / 4)), b_c(threadIdx.x % (BN / 4) * 4)
-    {
-        if (pairs) { /* EXPERIMENT: a warp loads 16 rows x 8 k (two float4 per row) */
-            int w = threadIdx.x / 32, l = threadIdx.x % 32;
-            a_r = w / (BK / 8) * 16 + l % 16;
-            a_k = w % (BK / 8) * 8 + l / 16 * 4;
-        }
-    }
+          b_k(threadIdx.x / (BN / 4)), b_c(threadIdx.x % (BN / 4) * 4) {}
 };
 
 /* Global -> registers, three ways. The fast path (the whole tile inside A and B, rows 16-byte
@@ -294,7 +274,7 @@ __device__ __forceinline__ void store_tiles(const load_plan<BM, BN, BK, NT> &lp,
         *reinterpret_cast<float4 *>(&Bs[(lp.b_k + i * plan::b_step) * BN + lp.b_c]) = rb[i];
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int OPT = 0>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
 __global__ void __launch_bounds__((tile_config<BM, BN, BK, WM, WN, TM, TN, 2>::threads),
                                   (tile_config<BM, BN, BK, WM, WN, TM, TN, 2>::min_blocks))
 warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
@@ -309,21 +289,15 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
 #define BUF_B(b) (smem + (b) * cfg::stage_floats + BK * cfg::lda_s)
 
     int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-    if (OPT & 4) { /* EXPERIMENT: grouped raster, 8 rows of tiles */
-        int id = blockIdx.y * gridDim.x + blockIdx.x, per = 8 * gridDim.x;
-        int first = id / per * 8, rows = min(8, (int)gridDim.y - first);
-        row0 = (first + id % per % rows) * BM;
-        col0 = id % per / rows * BN;
-    }
     int tr, tc;
-    thread_origin<cfg, WM, WN, BN>(&tr, &tc, OPT & 2);
+    thread_origin<cfg, WM, WN, BN>(&tr, &tc);
     /* A thread whose whole tile lies outside C (in the thin last blocks of a size one past a
      * multiple of the tile) still loads and synchronises, but skips the arithmetic. */
     bool active = row0 + tr < M && col0 + tc < N;
     bool interior = row0 + BM <= M && col0 + BN <= N; /* the block's tile of C is whole */
 
     float acc[TM][TN] = {};
-    load_plan<BM, BN, BK, NT> lp(OPT & 1);
+    load_plan<BM, BN, BK, NT> lp;
     float4 ra[BM * BK / 4 / NT], rb[BK * BN / 4 / NT];
     load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, 0, interior && BK <= K, vec, ra, rb);
     store_tiles<BM, BN, BK, cfg::lda_s, NT>(lp, BUF_A(0), BUF_B(0), ra, rb);
@@ -336,7 +310,7 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
             load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, k0 + BK,
                        interior && k0 + 2 * BK <= K, vec, ra, rb);
         if (active)
-            thread_tile_fma<BK, cfg::lda_s, BN, TM, TN, cfg::slab_m, cfg::slab_n, OPT / 8 % 4>(
+            thread_tile_fma<BK, cfg::lda_s, BN, TM, TN, cfg::slab_m, cfg::slab_n>(
                 BUF_A(buf) + tr, BUF_B(buf) + tc, acc);
         if (more) /* the other buffer was last read before the previous barrier */
             store_tiles<BM, BN, BK, cfg::lda_s, NT>(lp, BUF_A(buf ^ 1), BUF_B(buf ^ 1), ra, rb);
@@ -481,6 +455,21 @@ async_kernel(int M, int N, int K, float alpha, const float *A, int lda, const fl
 
 /* ---- launchers ----------------------------------------------------------------------------- */
 
+/* A kernel that wants more than 48 KB of dynamic shared memory must say so, once per kernel and
+ * GPU (stage 10 launches the same kernel on several). Two host threads racing here both set the
+ * same value, which is harmless. */
+template <class cfg, auto kernel>
+static void allow_large_smem(int dev)
+{
+    static bool done[64];
+    if (cfg::smem_bytes > SMEM_DEFAULT_MAX && (dev >= 64 || !done[dev])) {
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)cfg::smem_bytes));
+        if (dev < 64)
+            done[dev] = true;
+    }
+}
+
 /* Grid: x over column tiles, y over row tiles; a taller C goes in slabs of GRID_Y_MAX rows
  * of tiles. Shared memory is dynamic, with the opt-in above 48 KB. */
 template <class cfg, int BM, int BN, auto kernel>
@@ -489,18 +478,9 @@ static void launch_tiles(int M, int N, int K, float alpha, const float *A, int l
 {
     if (M == 0 || N == 0 || K == 0)
         return;
-    /* The opt-in is a property of the kernel on one device: once per instantiation and GPU
-     * (stage 10 launches the same kernel on several). Two host threads racing here both set
-     * the same value, which is harmless. */
-    static bool opted_in[64];
     int dev = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
-    if (cfg::smem_bytes > SMEM_DEFAULT_MAX && (dev >= 64 || !opted_in[dev])) {
-        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)cfg::smem_bytes));
-        if (dev < 64)
-            opted_in[dev] = true;
-    }
+    allow_large_smem<cfg, kernel>(dev);
     bool vec = rows_are_16B_aligned(A, lda) && rows_are_16B_aligned(B, ldb) &&
                rows_are_16B_aligned(C, ldc);
     for (long r0 = 0; r0 < M; r0 += (long)GRID_Y_MAX * BM) {
@@ -512,13 +492,52 @@ static void launch_tiles(int M, int N, int K, float alpha, const float *A, int l
     }
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int OPT = 0>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
 void gemm_warptile_t(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                      int ldb, float beta, float *C, int ldc)
 {
     launch_tiles<tile_config<BM, BN, BK, WM, WN, TM, TN, 2>, BM, BN,
-                 warptile_kernel<BM, BN, BK, WM, WN, TM, TN, OPT>>(M, N, K, alpha, A, lda, B, ldb,
-                                                                  beta, C, ldc);
+                 warptile_kernel<BM, BN, BK, WM, WN, TM, TN>>(M, N, K, alpha, A, lda, B, ldb,
+                                                             beta, C, ldc);
+}
+
+/* ---- waves: how well a grid fills the GPU ---------------------------------------------------- */
+
+/* An SM holds per_sm blocks at once (its "slots"); the GPU runs a grid in waves of
+ * sms x per_sm blocks, and the last wave may be mostly empty. The fill is the share of the
+ * slots that hold a block, over all the waves: 512 blocks in 132 slots take 4 waves, 512 / 528
+ * = 0.97; 561 blocks take 5, 561 / 660 = 0.85. A grid smaller than the GPU is spread one block
+ * per SM first, so there the fill is the share of SMs that have work. */
+static inline double grid_fill(long blocks, int sms, int per_sm)
+{
+    if (blocks <= sms)
+        return (double)blocks / sms;
+    long slots = (long)sms * per_sm, waves = (blocks + slots - 1) / slots;
+    return (double)blocks / (double)(waves * slots);
+}
+
+/* grid_fill of a warptile configuration for an M x N result on the current GPU. The SM count
+ * and the blocks per SM (registers, shared memory, threads: the occupancy calculator) are
+ * asked once per GPU. */
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
+double warptile_fill(int M, int N)
+{
+    using cfg = tile_config<BM, BN, BK, WM, WN, TM, TN, 2>;
+    static int sms_of[64], per_sm_of[64];
+    int dev = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    int sms = dev < 64 ? sms_of[dev] : 0, per_sm = dev < 64 ? per_sm_of[dev] : 0;
+    if (sms == 0 || per_sm == 0) {
+        allow_large_smem<cfg, warptile_kernel<BM, BN, BK, WM, WN, TM, TN>>(dev);
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, warptile_kernel<BM, BN, BK, WM, WN, TM, TN>, cfg::threads, cfg::smem_bytes));
+        if (dev < 64) {
+            sms_of[dev] = sms;
+            per_sm_of[dev] = per_sm;
+        }
+    }
+    return grid_fill((long)ceil_div(M, BM) * ceil_div(N, BN), sms, per_sm);
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
