@@ -15,15 +15,19 @@
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:-results/local}
+# every timed run takes the benchmark lock, unless this script holds it already
+# (`scripts/bench-lock 04_threads/bench.sh`: taking it again would wait for itself forever)
+lock=scripts/bench-lock
+scripts/have-bench-lock && lock=
 mkdir -p "$out"
 make -s stage04
 csv=$out/04_threads.csv
 rm -f "$csv"
-scripts/bench-lock 04_threads/threads --no-baseline --threads 1,2,1,2,1,2 --reps 3 \
+$lock 04_threads/threads --no-baseline --threads 1,2,1,2,1,2 --reps 3 \
     --sizes 64:2048:x2 --tile 64,256 --csv "$csv"
-scripts/bench-lock 04_threads/threads --no-baseline --threads 1,2,1,2 --sizes 8:128:x2 --tile 16 \
+$lock 04_threads/threads --no-baseline --threads 1,2,1,2 --sizes 8:128:x2 --tile 16 \
     --csv "$csv"
-scripts/bench-lock 04_threads/threads --no-baseline --threads 2,3,2,3 --reps 3 --sizes 512,1024,2048 \
+$lock 04_threads/threads --no-baseline --threads 2,3,2,3 --reps 3 --sizes 512,1024,2048 \
     --variant omp_tiled,omp_tiled_dyn,pthreads_tiled --tile 64,256 --csv "$csv"
-OPENBLAS_THREAD_TIMEOUT=4 scripts/bench-lock 04_threads/threads --threads 1,2 --reps 3 \
+OPENBLAS_THREAD_TIMEOUT=4 $lock 04_threads/threads --threads 1,2 --reps 3 \
     --sizes 1024,2048 --variant omp_rows,omp_tiled_dyn --tile 256 --csv "$csv"

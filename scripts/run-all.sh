@@ -8,12 +8,16 @@ mkdir -p "$out"
 echo "== building"
 make -s -j"$(nproc 2>/dev/null || echo 2)" all || exit 1
 rm -f "$out"/*.csv
+# each timed run takes the benchmark lock, unless this whole run holds it already
+# (`scripts/bench-lock make run`: taking it again would wait for itself forever)
+lock=scripts/bench-lock
+scripts/have-bench-lock && lock=
 echo "== make peak: this machine's ceilings -> $out/peak.csv"
-scripts/bench-lock build/peak --csv "$out/peak.csv" || echo "(peak failed; charts will have no peak line)"
+$lock build/peak --csv "$out/peak.csv" || echo "(peak failed; charts will have no peak line)"
 make -s list-stages | while read -r dir prog kind; do
     echo
     echo "== $dir (default sweep; --help shows the options)"
-    scripts/bench-lock "$dir/$prog" --csv "$out/$dir.csv" ${RUN_ARGS:-}
+    $lock "$dir/$prog" --csv "$out/$dir.csv" ${RUN_ARGS:-}
     rc=$?
     [ $rc -eq 77 ] && echo "($dir skipped: no CUDA device)"
     [ $rc -ne 0 ] && [ $rc -ne 77 ] && echo "($dir: exit $rc)"

@@ -6,6 +6,8 @@
 #      test-cases.txt (grids past 65535 blocks, hand-picked tiles, the skinny preset, ...)
 #   3. a bad --device is refused cleanly; each untouched exercise fails its checks cleanly
 #   4. compute-sanitizer --tool memcheck and --tool racecheck, every variant, small sizes
+#   5. the GPU commands quoted in the chapters and docs run as written, at small sizes
+#      (tests/check-commands.sh --gpu; with NN arguments, those in these stages' chapters)
 # Ends with "N passed, N failed, N skipped". Exit status 77 when there is no GPU (or no nvcc):
 # nothing was tested, and that is not a pass.
 #   tests/run-tests-gpu.sh [NN ...]     only these stages (make test-gpu STAGES="07 08")
@@ -158,5 +160,22 @@ while read -r dir prog kind; do
         done <"$dir/sanitizer-cases.txt"
     fi
 done <<<"$stages"
+
+echo "== commands quoted in the book (tests/check-commands.sh --gpu)"
+docs=()
+if [ $# -gt 0 ]; then
+    while read -r dir prog kind; do [ -n "$dir" ] && docs+=("$dir/README.md"); done <<<"$stages"
+fi
+bash tests/check-commands.sh --gpu ${docs[@]+"${docs[@]}"} >"$LOG/commands.out" 2>&1
+rc=$?
+while IFS= read -r line; do
+    case $line in
+        PASS:*) ok "commands: ${line#PASS: }" ;;
+        FAIL:*) bad "commands: ${line#FAIL: }" ;;
+        SKIP:*) echo "$line"; skip=$((skip + 1)) ;;
+        "    "*) echo "$line" ;;
+    esac
+done <"$LOG/commands.out"
+grep -q '^FAIL:' "$LOG/commands.out" || [ $rc -eq 0 ] || bad "commands: tests/check-commands.sh exit $rc (see $LOG/commands.out)"
 
 finish

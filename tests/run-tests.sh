@@ -8,6 +8,8 @@
 #   6. each untouched exercise fails its checks cleanly (exit 1, FAIL lines, no crash)
 #   7. GPU stages without a GPU: skipped (exit 77), counted as skipped, not passed
 #   8. plots/plot.py on a fixture
+#   9. every command quoted in README.md, docs/ and the chapters runs as written, at small sizes
+#      (tests/check-commands.sh; the GPU ones are skipped here, make test-gpu runs them)
 # A stage that is not a float GEMM (11_gf256) supplies NN_topic/custom-tests.sh instead of 2-6.
 # Ends with "N passed, N failed, N skipped".
 set -u
@@ -157,5 +159,18 @@ if [ -x tests/test_plot.sh ] || [ -f tests/test_plot.sh ]; then
 else
     bad "plot: tests/test_plot.sh missing"
 fi
+
+echo "== commands quoted in the book (tests/check-commands.sh; logs in build/check-commands/)"
+bash tests/check-commands.sh >"$LOG/commands.out" 2>&1
+rc=$?
+while IFS= read -r line; do
+    case $line in
+        PASS:*) ok "commands: ${line#PASS: }" ;;
+        FAIL:*) bad "commands: ${line#FAIL: }" ;;
+        SKIP:*) skp "commands: ${line#SKIP: }" ;;
+        "    "*) echo "$line" ;;
+    esac
+done <"$LOG/commands.out"
+grep -q '^FAIL:' "$LOG/commands.out" || [ $rc -eq 0 ] || bad "commands: tests/check-commands.sh exit $rc (see $LOG/commands.out)"
 
 finish

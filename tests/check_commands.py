@@ -1,0 +1,418 @@
+"""The logic behind tests/check-commands.sh (its header says what is checked and how).
+
+The quoted commands of the Markdown files are found, classified (make, a stage binary, a bench
+script, a Python script, a mentioned path) and run in a scratch copy of the tree, shrunk to
+small sizes. With --stub as the first argument this file is the `flock` stand-in that the
+bench scripts reach through scripts/bench-lock: it runs the locked command shrunk instead.
+"""
+import glob, os, re, shlex, shutil, subprocess, sys, tempfile, time
+
+ROOT = os.getcwd()
+args = sys.argv[1:]
+STUB = bool(args) and args[0] == "--stub"     # called by the flock stub inside a bench script
+if STUB:
+    args = args[1:]
+GPU_MODE = not STUB and "--gpu" in args
+LIST_ONLY = not STUB and "--list" in args
+files = [] if STUB else [a for a in args if not a.startswith("--")]
+if not files:
+    files = ["README.md"] + sorted(glob.glob("docs/*.md")) + sorted(glob.glob("[0-9][0-9]_*/README.md"))
+
+# ---- the stages: "dir prog kind" -------------------------------------------------------------
+# (in --stub mode `make` is the stub: the list comes down in the environment)
+out = os.environ.get("CHECK_STAGES") or subprocess.run(["make", "-s", "list-stages"], capture_output=True,
+                                                       text=True, stdin=subprocess.DEVNULL).stdout
+os.environ["CHECK_STAGES"] = out
+STAGES = {}          # prog -> (dir, kind)
+STAGE_DIRS = {}      # "07" -> dir
+for line in out.splitlines():
+    p = line.split()
+    if len(p) == 3:
+        STAGES[p[1]] = (p[0], p[2])
+        STAGE_DIRS[p[0][:2]] = p[0]
+GPU_DIRS = {d for d, k in STAGES.values() if k == "gpu"}
+HAVE_NVCC = bool(shutil.which("nvcc")) or os.access("/usr/local/cuda/bin/nvcc", os.X_OK)
+
+CMD_START = re.compile(r"^(make\b|\./|build/|scripts/|tests/|[0-9][0-9]_[a-z0-9_]+/|python3?\b|[A-Z_][A-Z0-9_]*=\S*\s)")
+PLACEHOLDER = re.compile(r"((?<![A-Z])NN(?![A-Z])|<[^>]*>|\[[^\]]*\]|\.\.\.|…|\bN\b)")
+
+def is_listing(text):
+    """a line of a directory listing (`tests/   make test ...`), not a command"""
+    return text.split()[0].endswith("/")
+
+def extract(path):
+    """(line number, command text, inline?) for every quoted command of a Markdown file."""
+    cmds = []
+    lines = open(path, encoding="utf-8").read().split("\n")
+    in_fence, lang, pending, start = False, "", "", 0
+    for no, line in enumerate(lines, 1):
+        if line.startswith("```"):
+            in_fence, lang = (not in_fence), line[3:].strip()
+            continue
+        if in_fence:
+            if lang not in ("", "sh", "bash", "console", "shell"):
+                continue
+            text = line.strip()
+            if text.startswith("$ "):
+                text = text[2:]
+            if pending:
+                text, start = pending + " " + text, start
+            elif CMD_START.match(text) and not is_listing(text):
+                start = no
+            else:
+                continue
+            if text.endswith("\\"):
+                pending = text[:-1].strip()
+                continue
+            pending = ""
+            cmds.append((start, strip_comment(text), False))
+        else:
+            for m in re.finditer(r"`([^`]+)`", line):
+                text = m.group(1).strip()
+                if CMD_START.match(text) and not is_listing(text) and text != "make":
+                    cmds.append((no, text, True))
+    return cmds
+
+def strip_comment(text):
+    """the command without a trailing # comment (a # inside quotes or a word stays)"""
+    quote = None
+    for i, c in enumerate(text):
+        if quote:
+            if c == quote:
+                quote = None
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or text[i - 1].isspace()):
+            return text[:i].strip()
+    return text.strip()
+
+# ---- classifying and shrinking ------------------------------------------------------------------
+def split_env(toks):
+    env = {}
+    while toks and re.match(r"^[A-Z_][A-Z0-9_]*=", toks[0]):
+        k, v = toks[0].split("=", 1)
+        env[k] = v
+        toks = toks[1:]
+    while toks and toks[0] in ("scripts/bench-lock", "./scripts/bench-lock"):
+        toks = toks[1:]
+    return env, toks
+
+def program_of(path):
+    """the stage (dir, prog, kind) a binary path belongs to, or None"""
+    base = os.path.basename(path)
+    p = path[2:] if path.startswith("./") else path
+    if p.startswith("build/grade/") or p.startswith("build/asan/") or p.startswith("build/blis/"):
+        p = p.split("/", 2)[2]
+    d = os.path.dirname(p)
+    if base in STAGES and (d == STAGES[base][0] or not d.startswith(tuple("0123456789"))):
+        return STAGES[base]
+    return None
+
+def cap(v):
+    return v if v <= 96 else 64 + v % 32
+
+def small_sizes(spec):
+    items = []
+    for item in spec.split(","):
+        if ":" in item:
+            a, b, *rest = item.split(":")
+            try:
+                if int(a) > int(b):
+                    items.append(item)      # a backwards range stays wrong: the program must refuse it
+                else:
+                    a2 = min(int(a), 32)
+                    items.append(":".join([str(a2), str(max(a2, min(int(b), 64)))] + rest))
+            except ValueError:
+                items.append(item)
+        else:
+            items.append("x".join(str(cap(int(x))) if x.isdigit() else x for x in item.split("x")))
+    return ",".join(dict.fromkeys(items))     # 128 and 256 both become 64: once is enough
+
+def small_len(spec):
+    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    def one(x):
+        m = re.fullmatch(r"(\d+)([KMG]?)", x)
+        if not m:
+            return x
+        n = int(m.group(1)) * units[m.group(2)]
+        return x if n <= 16384 else "16K"
+    out = []
+    for item in spec.split(","):
+        if ":" in item:
+            a, b, *rest = item.split(":")
+            out.append(":".join([one(a), one(b)] + rest))
+        else:
+            out.append(one(item))
+    return ",".join(out)
+
+def shrink(toks, stage):
+    """the binary's arguments at small sizes"""
+    prog, a = toks[0], toks[1:]
+    if os.path.basename(prog) == "peak_gpu":
+        return toks
+    if os.path.basename(prog) == "peak":
+        return toks + (["--quick"] if "--quick" not in a and "--help" not in a and "-h" not in a else [])
+    gf = stage and stage[0].endswith("gf256")
+    out, i, sized = [], 0, False
+    while i < len(a):
+        t = a[i]
+        val = a[i + 1] if i + 1 < len(a) else None
+        if t == "--sizes" and val is not None and not gf:
+            out += [t, small_sizes(val)]; i += 2; sized = True; continue
+        if t in ("-m", "-n", "-k") and val is not None and not gf and val.isdigit():
+            out += [t, str(cap(int(val)))]; i += 2; sized = True; continue
+        if t == "--len" and val is not None and gf:
+            out += [t, small_len(val)]; i += 2; sized = True; continue
+        if t == "--reps" and val is not None:
+            out += [t, "1"]; i += 2; continue
+        if t == "--shape":
+            sized = True
+        out.append(t); i += 1
+    if not any(x in a for x in ("--list", "--help", "-h")):
+        if "--reps" not in a:
+            out += ["--reps", "1"]
+        if not sized:
+            out += ["--len", "4K"] if gf else ["--sizes", "64"]
+    return [prog] + out
+
+def is_gpu(text, toks):
+    words = " ".join(toks)
+    if re.search(r"\bgpu_\w+|test-gpu|peak[-_]gpu|\bmake( \S+)* gpu\b", words):
+        return True
+    for t in toks:
+        t2 = t[2:] if t.startswith("./") else t
+        for d in GPU_DIRS:
+            if t2.startswith(d + "/") or t2.startswith("build/grade/" + d + "/") or t == "stage" + d[:2]:
+                return True
+    return False
+
+# ---- running -------------------------------------------------------------------------------------
+SCRATCH = None if STUB else tempfile.mkdtemp(prefix="check-commands.")
+LOGDIR = os.path.join(ROOT, "build", "check-commands")
+counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+def report(kind, msg):
+    counts[kind] += 1
+    print(f"{kind}: {msg}", flush=True)
+
+def make_scratch():
+    tree = os.path.join(SCRATCH, "tree")
+    os.makedirs(tree)
+    subprocess.run(f"tar --exclude=./.git --exclude=./build/check-commands --exclude=./build/test-logs "
+                   f"--exclude=./build/test-gpu-logs -cf - . | (cd {shlex.quote(tree)} && tar -xf -)",
+                   shell=True, check=True, stdin=subprocess.DEVNULL)
+    stub = os.path.join(SCRATCH, "stub")
+    os.makedirs(stub)
+    # flock LOCKFILE CMD...: run CMD shrunk (this program's --stub mode), never a full benchmark
+    with open(os.path.join(stub, "flock"), "w") as f:
+        f.write(f'#!/bin/sh\nshift\nexec {shlex.quote(sys.executable)} {shlex.quote(os.path.abspath(__file__))} --stub "$@"\n')
+    with open(os.path.join(stub, "make"), "w") as f:   # the stages are built already
+        f.write('#!/bin/sh\nexit 0\n')
+    for n in ("flock", "make"):
+        os.chmod(os.path.join(stub, n), 0o755)
+    return tree, stub
+
+def run_binary(toks, env, cwd, timeout=120):
+    e = dict(os.environ, **env)
+    try:
+        r = subprocess.run(toks, cwd=cwd, env=e, capture_output=True, text=True, timeout=timeout,
+                           stdin=subprocess.DEVNULL)
+        return r.returncode, r.stdout + r.stderr
+    except subprocess.TimeoutExpired:
+        return 124, f"timed out after {timeout} s"
+    except OSError as ex:
+        return 127, str(ex)
+
+def strip_wrappers(toks):
+    """env [-u X] [A=B] cmd / SCRIPT --when-quiet cmd (06's bench.sh) -> env, cmd"""
+    env = {}
+    while toks:
+        if toks[0] == "env":
+            toks = toks[1:]
+            while toks and (toks[0] == "-u" or re.match(r"^[A-Z_][A-Z0-9_]*=", toks[0])):
+                if toks[0] == "-u":
+                    env[toks[1]] = ""; toks = toks[2:]
+                else:
+                    k, v = toks[0].split("=", 1); env[k] = v; toks = toks[1:]
+        elif len(toks) > 1 and toks[1] == "--when-quiet":
+            toks = toks[2:]
+        else:
+            break
+    return env, toks
+
+def check_binary(toks, env, cwd):
+    """(rc, output) of the shrunk run; rc 2 from the --list pre-check means a bad argument"""
+    stage = program_of(toks[0])
+    if stage and not any(x in toks for x in ("--list", "--help", "-h")):
+        rc, outp = run_binary(toks + ["--list"], env, cwd, 60)
+        if rc not in (0, 77):
+            return rc, "(arguments + --list) " + outp
+    small = shrink(toks, stage)
+    rc, outp = run_binary(small, env, cwd)
+    return rc, "$ " + shlex.join(small) + "\n" + outp
+
+def check_make(toks, env, cwd):
+    vars_ = dict(t.split("=", 1) for t in toks[1:] if "=" in t and not t.startswith("-"))
+    for key in ("STAGE", "STAGES"):
+        for s in vars_.get(key, "").split():
+            if s not in STAGE_DIRS:
+                return 2, f"{key}={s}: no such stage (make list-stages)"
+    rc, outp = run_binary(["make", "-n"] + toks[1:], env, cwd, 120)
+    return rc, outp
+
+def check_one(text, where, tree, stub, gpu):
+    try:
+        toks = shlex.split(text)
+    except ValueError as ex:
+        report("FAIL", f"{where}: {text}: cannot parse ({ex})")
+        return
+    # a && b: each part in turn
+    parts, cur = [], []
+    for t in toks:
+        if t == "&&":
+            parts.append(cur); cur = []
+        else:
+            cur.append(t)
+    parts.append(cur)
+    results, t0 = [], time.time()
+    for part in parts:
+        env, cmd = split_env(part)
+        if not cmd:
+            continue
+        head = cmd[0]
+        if head == "make":
+            rc, outp = check_make(cmd, env, tree)
+            if rc != 0 and gpu and not HAVE_NVCC:
+                rc = 77
+        elif head.endswith(".sh") and re.match(r"^(\./)?[0-9][0-9]_", head):
+            rc, outp = check_script(cmd, env, tree, stub)
+        elif head.endswith(".py") or head.startswith("python"):
+            rc, outp = run_binary(cmd, env, tree, 120)
+        elif program_of(head) or os.path.basename(head) in ("peak", "peak_gpu"):
+            rc, outp = check_binary(cmd, env, tree)
+            if head.startswith("build/grade/") and rc == 1:
+                rc = 0          # an unsolved exercise fails its checks: that is what it is for
+        else:
+            path = os.path.join(tree, head)
+            if not os.path.exists(path):
+                rc, outp = 127, f"{head}: no such file"
+            else:
+                rc, outp = run_binary(cmd, env, tree, 120)
+        results.append((rc, outp))
+        if rc not in (0,):
+            break
+    rc, outp = results[-1] if results else (0, "")
+    log = os.path.join(LOGDIR, re.sub(r"[^A-Za-z0-9]+", "_", where) + ".log")
+    with open(log, "w") as f:
+        f.write(f"$ {text}\n{outp}\n(exit {rc})\n")
+    secs = time.time() - t0
+    took = f" ({secs:.0f} s)" if secs >= 5 else ""
+    if rc == 0:
+        report("PASS", f"{where}: {text}{took}")
+    elif rc == 77 and gpu and not GPU_MODE:
+        report("SKIP", f"{where}: {text} (no CUDA device here: make test-gpu checks it)")
+    else:
+        report("FAIL", f"{where}: {text} (exit {rc}; log {os.path.relpath(log, ROOT)})")
+        for l in outp.strip().splitlines()[-4:]:
+            print("    " + l)
+
+def check_script(cmd, env, tree, stub):
+    path = os.path.join(tree, cmd[0][2:] if cmd[0].startswith("./") else cmd[0])
+    if not os.path.exists(path):
+        return 127, f"{cmd[0]}: no such file"
+    if not os.access(path, os.X_OK):
+        return 126, f"{cmd[0]}: not executable (chmod +x)"
+    runlog = os.path.join(SCRATCH, "stub.log")
+    open(runlog, "w").close()
+    # a lock file of its own: under `scripts/bench-lock make test`, scripts/have-bench-lock
+    # must not tell the script that the lock is held (it would then run the commands itself)
+    e = dict(env, PATH=stub + ":" + os.environ["PATH"], CHECK_STUB_LOG=runlog,
+             GEMM_BENCH_LOCK=os.path.join(SCRATCH, "bench.lock"),
+             QUIET_WAIT="0", QUIET_MAX="0", REPEAT=env.get("REPEAT", "1"))
+    rc, outp = run_binary(cmd, e, tree, 900)
+    runs = [l.split("\t", 1) for l in open(runlog).read().splitlines()]
+    bad = [r for r in runs if r[0] not in ("0", "77")]
+    summary = f"\n{len(runs)} locked commands run small: " + ", ".join(sorted({r[0] for r in runs})) + " (exit statuses)\n"
+    summary += "\n".join(f"  exit {r[0]}: {r[1]}" for r in runs)
+    if rc == 0 and bad:
+        rc = int(bad[0][0]) or 1
+    elif rc == 0 and runs and all(r[0] == "77" for r in runs):
+        rc = 77
+    return rc, outp + summary
+
+# the flock stub: run the locked command shrunk, log "rc<TAB>command", pass 77 on as 0 so that
+# a GPU script goes on to its next command
+def stub_main(argv):
+    env, toks = strip_wrappers(argv)
+    e = {k: v for k, v in env.items() if v}
+    for k, v in env.items():
+        if not v:
+            os.environ.pop(k, None)
+    if program_of(toks[0]) or os.path.basename(toks[0]) == "peak":
+        rc, outp = check_binary(toks, e, os.getcwd())
+    else:
+        rc, outp = run_binary(toks, e, os.getcwd(), 300)
+    sys.stdout.write(outp)
+    with open(os.environ["CHECK_STUB_LOG"], "a") as f:
+        f.write(f"{rc}\t{shlex.join(argv)}\n")
+    return 0 if rc == 77 else rc
+
+
+if STUB:
+    sys.exit(stub_main(args))
+
+# ---- main ------------------------------------------------------------------------------------
+found = []
+for path in files:
+    for no, text, inline in extract(path):
+        found.append((path, no, text, inline))
+
+if LIST_ONLY:
+    for path, no, text, inline in found:
+        print(f"{path}:{no}: {text}")
+    shutil.rmtree(SCRATCH, ignore_errors=True)
+    sys.exit(0)
+
+os.makedirs(LOGDIR, exist_ok=True)
+tree, stub = make_scratch()
+seen, templates = set(), 0
+for path, no, text, inline in found:
+    if not text:
+        continue
+    if PLACEHOLDER.search(text):
+        templates += 1
+        continue
+    try:
+        toks = shlex.split(text)
+    except ValueError:
+        toks = text.split()
+    # an inline mention of a script or program with no arguments: it must exist, runnable
+    if inline and len(toks) == 1 and toks[0] != "make":
+        top = toks[0].lstrip("./").split("/")[0]
+        if top not in set(STAGE_DIRS.values()) | {"scripts", "tests", "build", "common", "plots", "docs"}:
+            continue            # a path relative to somewhere else (results/h100/09_tune/...)
+        p = os.path.join(ROOT, toks[0])
+        key = ("exists", toks[0])
+        if key in seen:
+            continue
+        seen.add(key)
+        if os.path.isfile(p) and (os.access(p, os.X_OK) or not p.endswith(".sh")):
+            report("PASS", f"{path}:{no}: {text} (exists)")
+        elif os.path.isfile(p):
+            report("FAIL", f"{path}:{no}: {text}: not executable")
+        else:
+            report("FAIL", f"{path}:{no}: {text}: no such file")
+        continue
+    gpu = is_gpu(text, toks)
+    if GPU_MODE and not gpu:
+        continue
+    key = ("run", text)
+    if key in seen:
+        continue
+    seen.add(key)
+    check_one(text, f"{path}:{no}", tree, stub, gpu)
+
+shutil.rmtree(SCRATCH, ignore_errors=True)
+print(f"({templates} template lines with placeholders not run; logs in {os.path.relpath(LOGDIR, ROOT)}/)")
+print()
+print(f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped")
+sys.exit(1 if counts["FAIL"] else 0)
