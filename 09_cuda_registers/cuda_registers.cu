@@ -321,10 +321,10 @@ void gemm_double_buffer(int M, int N, int K, float alpha, const float *A, int ld
  *
  * warptile picks one of two configurations by problem size. 128x256 (512 threads, one block per
  * SM) is the fastest when the waves are whole; 128x128 (256 threads, two blocks per SM) ran at
- * 94% of its speed there (44,327 against 46,913 GFLOP/s at 4096 in the tuning sweep, results/h100/
- * 09_tune/). Both keep 32768 results of C on an SM at once, so they take the same number of waves
- * unless C's edges cut them differently; then the better grid fill (warptile.cuh, grid_fill)
- * has to pay for the 6%. README.md, "Choosing the tile by counting waves", has the arithmetic. */
+ * 93.5-94.5% of its speed there (4096, tuning sweeps in results/h100/09_tune/ and git history).
+ * Both keep 32768 results of C on an SM at once, so they take the same number of waves unless
+ * C's edges cut them differently; then the better grid fill (warptile.cuh, grid_fill) has to pay
+ * for the 6%. README.md, "Choosing the tile by counting waves", has the arithmetic. */
 #define SMALL_TILE_SPEED 0.94 /* 128x128's speed on whole waves, as a share of 128x256's */
 
 void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
