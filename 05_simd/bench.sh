@@ -5,6 +5,8 @@
 #   MACHINE=mybox 05_simd/bench.sh   # results/mybox/...
 #   SIZES="512 1024" THREADS=1 05_simd/bench.sh
 #   THREADS=2 KEEP=1 05_simd/bench.sh  # add to the CSVs instead of starting them afresh
+#   LIBS="default cooperlake" VARIANTS=best CSV=... PEAK=... 05_simd/bench.sh
+#                                    # only the targets' comparisons, into other files (minutes)
 #
 # For every thread count and size, four programs run one after the other, each timing our
 # kernels alternately with its own library (the harness alternates the two in every
@@ -33,8 +35,11 @@ SIZES=${SIZES:-256 512 1024 2048 4096}
 THREADS=${THREADS:-1 2}
 QUIET_WAIT=${QUIET_WAIT:-120}
 OUT=results/$MACHINE
-CSV=$OUT/05_simd.csv
-PEAK=$OUT/05_simd_peak.csv
+CSV=${CSV:-$OUT/05_simd.csv}
+PEAK=${PEAK:-$OUT/05_simd_peak.csv}
+LIBS=${LIBS:-default cooperlake haswell blis}
+VARIANTS=${VARIANTS:-all} # against the default core: every variant, or only the best ("best")
+has_lib() { case " $LIBS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 export OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4
 
@@ -48,10 +53,11 @@ BINS=$(mktemp -d)
 trap 'rm -rf "$BINS"' EXIT
 cp 05_simd/simd build/peak "$BINS/"
 [ -x build/blis/05_simd/simd ] && cp build/blis/05_simd/simd "$BINS/simd-blis"
-mkdir -p "$OUT"
+mkdir -p "$OUT" "$(dirname "$CSV")" "$(dirname "$PEAK")"
 [ "${KEEP:-0}" = 1 ] || rm -f "$CSV" "$PEAK"
 BIN=$BINS/simd
 BEST=$($BIN --list | head -n 1 | awk '{print $1}') # the table is in dispatch order
+[ "$VARIANTS" = best ] && VARIANTS=$BEST
 
 # The same machine serves other people's builds and tests: wait until no other process is
 # running (up to QUIET_WAIT seconds), so that a timing does not start in the middle of a
@@ -89,16 +95,19 @@ run() { # run LABEL ENV-ARGUMENTS... -- PROGRAM ARGS...  (ENV-ARGUMENTS as for e
         $NF == "PASS" || $NF == "FAIL" || $NF == "-" { printf "  %-28s %s\n", l, $0 }'
 }
 
-echo "05_simd/bench.sh: best variant $BEST; sizes $SIZES; threads $THREADS -> $CSV"
+echo "05_simd/bench.sh: best variant $BEST; sizes $SIZES; threads $THREADS; libraries $LIBS -> $CSV"
 peak
 for t in $THREADS; do
     for s in $SIZES; do
         # shellcheck disable=SC2046
         set -- --threads "$t" -m "$s" $(reps_for "$s")
-        run "OpenBLAS (default core)" -u OPENBLAS_CORETYPE -- $BIN --variant all "$@"
-        run "OpenBLAS Cooperlake" OPENBLAS_CORETYPE=Cooperlake -- $BIN --variant "$BEST" "$@"
-        run "OpenBLAS Haswell" OPENBLAS_CORETYPE=Haswell -- $BIN --variant "$BEST" "$@"
-        if [ -x "$BINS/simd-blis" ]; then
+        has_lib default &&
+            run "OpenBLAS (default core)" -u OPENBLAS_CORETYPE -- $BIN --variant "$VARIANTS" "$@"
+        has_lib cooperlake &&
+            run "OpenBLAS Cooperlake" OPENBLAS_CORETYPE=Cooperlake -- $BIN --variant "$BEST" "$@"
+        has_lib haswell &&
+            run "OpenBLAS Haswell" OPENBLAS_CORETYPE=Haswell -- $BIN --variant "$BEST" "$@"
+        if has_lib blis && [ -x "$BINS/simd-blis" ]; then
             run "BLIS" -u OPENBLAS_CORETYPE -- "$BINS/simd-blis" --variant "$BEST" "$@"
         fi
     done

@@ -104,6 +104,8 @@ gemm_blocking gemm_blocking_for(const microkernel *uk)
     bs.kc = 64;
     while (bs.kc < 1024 && 4L * uk->mr * (2 * bs.kc) <= l1d / 2)
         bs.kc *= 2;
+    if (override_kc)
+        bs.kc = override_kc;
     /* NC (L2): the KC x NC block of B is read once per MR rows of A: keep it in the
      * core's own L2, again at half the capacity (A panels and C pass through too). */
     bs.nc = (int)(l2 / 2 / (4L * bs.kc)) / uk->nr * uk->nr;
