@@ -1,0 +1,201 @@
+/* probe.c: three measurements behind chapter 05's "Trying for 85%" section, each comparing
+ * things inside one process, run after run, because on a shared machine the speed drifts
+ * by 2x over minutes and only side-by-side runs can be compared.
+ *
+ *   make build/rel/05_simd/probe      (this file is empty in the stage's own build)
+ *   build/rel/05_simd/probe kernel ROUNDS KC,NC,MC ...
+ *       the 6x64 micro-kernel alone, over an MC x KC block of A and a KC x NC block of B that
+ *       are already packed (and in cache): the five loops' inner two, no packing, C in cache.
+ *   build/rel/05_simd/probe packing THREADS REPS N ...
+ *       the five loops with a micro-kernel that does nothing (packing and loop overhead
+ *       only), then the whole gemm_simd, alternated: packing's share of an N^3 product.
+ *   build/rel/05_simd/probe blocks THREADS REPS N MC,KC,NC ...
+ *       gemm_simd with each set of block sizes (0 keeps the computed value) in turn, then
+ *       OpenBLAS, at every repetition; each ratio is the median of run-by-run ratios to the
+ *       first set (above 1: faster than the first).
+ *
+ * Run it under scripts/bench-lock, like every timing. Not part of `make test`.
+ */
+#ifdef SIMD_PROBE
+#include <cblas.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "simd.h"
+
+#define MAX_REPS 256
+#define MAX_SETS 8
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    const double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+static double median(const double *v, int n)
+{
+    double t[MAX_REPS];
+    memcpy(t, v, (size_t)n * sizeof *t);
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return t[n / 2];
+}
+
+static double minimum(const double *v, int n)
+{
+    double m = v[0];
+    for (int i = 1; i < n; i++)
+        m = v[i] < m ? v[i] : m;
+    return m;
+}
+
+static float *filled(size_t n, unsigned seed)
+{
+    float *p = aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64);
+    if (!p) {
+        fprintf(stderr, "probe: out of memory\n");
+        exit(1);
+    }
+    for (size_t i = 0; i < n; i++)
+        p[i] = (float)((i * 2654435761u + seed) % 1000) / 1000.0f - 0.5f;
+    return p;
+}
+
+static int probe_kernel(int rounds, int nsets, char **sets)
+{
+    const microkernel *uk = &uk_avx512_6x64;
+    if (!uk->cpu_has()) {
+        fprintf(stderr, "probe kernel: this CPU has no AVX-512\n");
+        return 77;
+    }
+    if (rounds < 1 || rounds > MAX_REPS || nsets > MAX_SETS)
+        return 2;
+    int kc[MAX_SETS], nc[MAX_SETS], mc[MAX_SETS];
+    size_t amax = 0, bmax = 0, cmax = 0;
+    for (int s = 0; s < nsets; s++) {
+        if (sscanf(sets[s], "%d,%d,%d", &kc[s], &nc[s], &mc[s]) != 3 || kc[s] < 1 ||
+            nc[s] < uk->nr || mc[s] < uk->mr) {
+            fprintf(stderr, "probe kernel: expects KC,NC,MC, got '%s'\n", sets[s]);
+            return 2;
+        }
+        nc[s] = nc[s] / uk->nr * uk->nr;
+        mc[s] = mc[s] / uk->mr * uk->mr;
+        amax = (size_t)mc[s] * kc[s] > amax ? (size_t)mc[s] * kc[s] : amax;
+        bmax = (size_t)nc[s] * kc[s] > bmax ? (size_t)nc[s] * kc[s] : bmax;
+        cmax = (size_t)mc[s] * nc[s] > cmax ? (size_t)mc[s] * nc[s] : cmax;
+    }
+    float *a = filled(amax, 1), *b = filled(bmax, 2), *c = filled(cmax, 3);
+    static double t[MAX_SETS][MAX_REPS];
+    for (int r = -1; r < rounds; r++) /* round -1 warms up */
+        for (int s = 0; s < nsets; s++) {
+            const double t0 = now();
+            for (int ir = 0; ir < mc[s]; ir += uk->mr)
+                for (int jr = 0; jr < nc[s]; jr += uk->nr)
+                    uk->fn(kc[s], a + (size_t)ir * kc[s], b + (size_t)jr * kc[s], 1.0f, 1.0f,
+                           c + (size_t)ir * nc[s] + jr, nc[s], uk->mr, uk->nr);
+            if (r >= 0)
+                t[s][r] = now() - t0;
+        }
+    for (int s = 0; s < nsets; s++) {
+        const double flop = 2.0 * mc[s] * nc[s] * kc[s];
+        printf("kernel  KC=%4d NC=%4d MC=%4d  median %6.1f  best %6.1f GFLOP/s\n", kc[s], nc[s],
+               mc[s], flop / median(t[s], rounds) / 1e9, flop / minimum(t[s], rounds) / 1e9);
+    }
+    free(a), free(b), free(c);
+    return 0;
+}
+
+static void do_nothing(int kc, const float *a, const float *b, float alpha, float beta, float *c,
+                       int ldc, int m, int n)
+{
+    (void)kc, (void)a, (void)b, (void)alpha, (void)beta, (void)c, (void)ldc, (void)m, (void)n;
+}
+
+static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
+{
+    if (reps < 1 || reps > MAX_REPS)
+        return 2;
+    omp_set_num_threads(threads);
+    openblas_set_num_threads(threads);
+    const microkernel *best = microkernel_best();
+    const microkernel nothing = {"nothing", best->mr, best->nr, do_nothing, best->cpu_has,
+                                 best->needs};
+    const int n = atoi(argv[0]);
+    int nsets = packing ? 1 : argc - 1, blk[MAX_SETS][3] = {{0}};
+    if (n < 1 || nsets < 1 || nsets > MAX_SETS - 1)
+        return 2;
+    for (int s = 0; !packing && s < nsets; s++)
+        if (sscanf(argv[1 + s], "%d,%d,%d", &blk[s][0], &blk[s][1], &blk[s][2]) != 3) {
+            fprintf(stderr, "probe blocks: expects MC,KC,NC, got '%s'\n", argv[1 + s]);
+            return 2;
+        }
+    const size_t nn = (size_t)n * n;
+    float *A = filled(nn, 1), *B = filled(nn, 2), *C = filled(nn, 3);
+    static double t[MAX_SETS][MAX_REPS];
+    /* in turn: the block sizes (or: nothing, then gemm_simd), then OpenBLAS */
+    const int runs = packing ? 3 : nsets + 1;
+    for (int r = -1; r < reps; r++) /* repetition -1 warms up */
+        for (int who = 0; who < runs; who++) {
+            const double t0 = now();
+            if (packing && who == 0)
+                gemm_packed(&nothing, n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
+            else if ((packing && who == 1) || (!packing && who < nsets)) {
+                if (!packing)
+                    gemm_blocking_override(blk[who][0], blk[who][1], blk[who][2]);
+                gemm_simd(n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
+            } else
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A, n, B,
+                            n, 0.0f, C, n);
+            if (r >= 0)
+                t[who][r] = now() - t0;
+        }
+    gemm_blocking_override(0, 0, 0);
+    const double flop = 2.0 * (double)n * n * n;
+    if (packing) {
+        const double tp = median(t[0], reps), tg = median(t[1], reps), tb = median(t[2], reps);
+        printf("packing n=%d threads=%d: packing and loops %.3f ms, gemm_simd %.3f ms (%.1f "
+               "GFLOP/s, best %.1f), OpenBLAS %.1f GFLOP/s: packing is %.1f%% of gemm_simd\n",
+               n, threads, tp * 1e3, tg * 1e3, flop / tg / 1e9, flop / minimum(t[1], reps) / 1e9,
+               flop / tb / 1e9, 100.0 * tp / tg);
+    } else {
+        printf("blocks n=%d threads=%d:\n", n, threads);
+        for (int s = 0; s <= nsets; s++) {
+            double ratio[MAX_REPS];
+            for (int r = 0; r < reps; r++)
+                ratio[r] = t[0][r] / t[s][r];
+            printf("  %-16s median %6.1f  best %6.1f GFLOP/s  x%.3f of the first\n",
+                   s < nsets ? argv[1 + s] : "OpenBLAS", flop / median(t[s], reps) / 1e9,
+                   flop / minimum(t[s], reps) / 1e9, median(ratio, reps));
+        }
+    }
+    free(A), free(B), free(C);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 4 && strcmp(argv[1], "kernel") == 0)
+        return probe_kernel(atoi(argv[2]), argc - 3, argv + 3);
+    if (argc >= 5 && strcmp(argv[1], "packing") == 0) {
+        int rc = 0;
+        for (int i = 4; i < argc && rc == 0; i++)
+            rc = probe_gemm(1, atoi(argv[2]), atoi(argv[3]), 1, argv + i);
+        return rc;
+    }
+    if (argc >= 6 && strcmp(argv[1], "blocks") == 0)
+        return probe_gemm(0, atoi(argv[2]), atoi(argv[3]), argc - 4, argv + 4);
+    fprintf(stderr, "usage: probe kernel ROUNDS KC,NC,MC ...\n"
+                    "       probe packing THREADS REPS N ...\n"
+                    "       probe blocks THREADS REPS N MC,KC,NC ...\n");
+    return 2;
+}
+#endif
