@@ -92,7 +92,8 @@ def main(src, dst):
     left.set_ylabel("GFLOP/s")
     left.set_ylim(bottom=0)
     left.set_title("GFLOP/s by size (each variant at its best tile)", fontsize=10)
-    left.legend(fontsize=8)
+    if left.get_legend_handles_labels()[0]:  # nothing labelled: no legend
+        left.legend(fontsize=8)
 
     # right: the sweep, fraction of OpenBLAS against the tile, one line per variant and size;
     # the three largest sizes only (with 1000 among them when it was measured, beside 1024)
@@ -112,7 +113,8 @@ def main(src, dst):
         right.set_xticks(tiles)
     right.set_ylabel("fraction of OpenBLAS timed alternately")
     right.set_ylim(bottom=0)
-    right.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
+    if right.get_legend_handles_labels()[0]:  # nothing labelled: no legend
+        right.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     right.set_title(f"the tile sweep at n = {', '.join(map(str, swept))}", fontsize=10)
     fig.savefig(dst)
     print(dst)

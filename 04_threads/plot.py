@@ -84,7 +84,8 @@ def main(src, dst):
     right.set_ylabel("speed-up, 2 threads / 1 (back-to-back pairs)")
     right.set_ylim(0, 2.6)
     right.set_title("what the second thread bought", fontsize=10)
-    right.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
+    if right.get_legend_handles_labels()[0]:  # nothing labelled: no legend
+        right.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     fig.savefig(dst)
     print(dst)
 

@@ -50,7 +50,8 @@ def main(src, dst):
     device = rows[0]["device"] if rows else ""
     ax.set_title(f"11_gf256: RS(10,4) encode, {device}", fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:  # nothing labelled: no legend
+        ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(dst, dpi=110)
     print(dst)

@@ -28,7 +28,7 @@ echo "== charts"
 "$py" plots/plot.py --out "$out/figures" "$out"
 for p in [0-9][0-9]_*/plot.py; do   # stages with a CSV schema of their own draw their own chart
     s=$(dirname "$p")
-    [ -f "$out/$s.csv" ] && "$py" "$p" "$out/$s.csv" "$out/figures/$s.png" && echo "$out/figures/$s.png"
+    [ -f "$out/$s.csv" ] && "$py" "$p" "$out/$s.csv" "$out/figures/$s.png"   # it prints the path
 done
 echo
 echo "results: $out/*.csv    charts: $out/figures/*.png"
