@@ -49,7 +49,8 @@ static int cpu_avx2(void) { return 0; }
 #endif
 
 const microkernel uk_avx512_6x64 = {"avx512_6x64", 6, 64, X86_ONLY(microkernel_avx512_6x64),
-                                     cpu_avx512, "AVX-512F/DQ/VL"};
+                                     cpu_avx512, "AVX-512F/DQ/VL",
+                                     X86_ONLY(microkernel_avx512_6x64_a_in_place)};
 const microkernel uk_avx512_14x32 = {"avx512_14x32", 14, 32, X86_ONLY(microkernel_avx512_14x32),
                                      cpu_avx512, "AVX-512F/DQ/VL"};
 const microkernel uk_avx2_6x16 = {"avx2_6x16", 6, 16, X86_ONLY(microkernel_avx2_6x16), cpu_avx2,
@@ -189,6 +190,7 @@ static float *workspace(size_t floats)
 /* ------------------------------------------------------------ the five loops */
 
 #define SMALL_FOR_THREADS (128.0 * 128 * 128) /* M*N*K below this: one thread */
+#define A_PACK_MIN_BLOCKS 8 /* pack A when it meets at least this many blocks of B */
 
 void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const float *A,
                  int lda, const float *B, int ldb, float beta, float *C, int ldc)
@@ -215,8 +217,17 @@ void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const 
     const int mparts = nb >= nthreads ? 1 : nthreads / nb;
     const int units = nb * mparts;
 
-    /* One A block (shared) and one B block per thread, 64-byte aligned. */
-    const size_t a_floats = (size_t)round_up(mc_max * kc_max, 16);
+    /* Pack A only where the packed block is reused by many blocks of B. A is row-major, so
+     * row i of a tile, read along p, is already in the order the kernel broadcasts it; what
+     * packing buys is one contiguous panel instead of MR rows lda apart, and that pays for
+     * its extra pass over A only when the panel is read many times (measured on xeon-2c, one
+     * thread: in place +9% at 512 and +2-4% at 1024 (nb = 2, 4), even at 2048 (nb = 8),
+     * -2% at 4096 (nb = 16); the chapter has the table). */
+    const int a_in_place = uk->fn_a_in_place && nb < A_PACK_MIN_BLOCKS;
+
+    /* One A block (shared, unless A is read in place) and one B block per thread,
+     * 64-byte aligned. */
+    const size_t a_floats = a_in_place ? 0 : (size_t)round_up(mc_max * kc_max, 16);
     const size_t b_floats = (size_t)round_up(kc_max * nc, 16);
     float *const apack = workspace(a_floats + (size_t)nthreads * b_floats);
 
@@ -231,11 +242,14 @@ void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const 
                 /* The first slice of K applies beta; the later ones add to it. */
                 const float beta_pc = pc == 0 ? beta : 1.0f;
 
+                if (!a_in_place) { /* (the same for every thread, as an omp for needs) */
 #pragma omp for schedule(static)
-                for (int q = 0; q < panels; q++)
-                    pack_a_panel(MR, min_int(MR, mc - q * MR), kc, &A[IDX(ic + q * MR, pc, lda)],
-                                 lda, mc - q * MR, apack + (size_t)q * MR * kc);
-                /* (the barrier here: the A block is complete before anyone reads it) */
+                    for (int q = 0; q < panels; q++)
+                        pack_a_panel(MR, min_int(MR, mc - q * MR), kc,
+                                     &A[IDX(ic + q * MR, pc, lda)], lda, mc - q * MR,
+                                     apack + (size_t)q * MR * kc);
+                    /* (the barrier here: the A block is complete before anyone reads it) */
+                }
 
 #pragma omp for schedule(dynamic, 1)
                 for (int u = 0; u < units; u++) {
@@ -247,9 +261,15 @@ void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const 
                     pack_b_block(NR, kc, cols, &B[IDX(pc, jc, ldb)], ldb, bpack);
                     for (int ir = q0 * MR; ir < q1 * MR; ir += MR)
                         for (int jr = 0; jr < cols; jr += NR)
-                            uk->fn(kc, apack + (size_t)ir * kc, bpack + (size_t)jr * kc, alpha,
-                                   beta_pc, &C[IDX(ic + ir, jc + jr, ldc)], ldc,
-                                   min_int(MR, mc - ir), min_int(NR, cols - jr));
+                            if (a_in_place)
+                                uk->fn_a_in_place(kc, &A[IDX(ic + ir, pc, lda)], lda,
+                                                  bpack + (size_t)jr * kc, alpha, beta_pc,
+                                                  &C[IDX(ic + ir, jc + jr, ldc)], ldc,
+                                                  min_int(MR, mc - ir), min_int(NR, cols - jr));
+                            else
+                                uk->fn(kc, apack + (size_t)ir * kc, bpack + (size_t)jr * kc,
+                                       alpha, beta_pc, &C[IDX(ic + ir, jc + jr, ldc)], ldc,
+                                       min_int(MR, mc - ir), min_int(NR, cols - jr));
                 }
                 /* (the barrier here: nobody reads the A block when the next is packed) */
             }

@@ -40,10 +40,17 @@
  * over i or v is then unrolled (#pragma GCC unroll) and acc[i][v] becomes a named register.
  * A loop the compiler kept would index acc in memory instead. */
 static inline __attribute__((always_inline)) void
-avx512_tile(const int MR, const int NV, int kc, const float *a, const float *b, float alpha,
-            float beta, float *c, int ldc, int m, int n)
+avx512_tile(const int MR, const int NV, const int A_IN_PLACE, int kc, const float *a, int lda,
+            const float *b, float alpha, float beta, float *c, int ldc, int m, int n)
 {
     const int NR = 16 * NV;
+    /* A in place (A_IN_PLACE): row i of the tile is A's own row, a + i*lda, read along p. Rows
+     * past m (the last tile of an M that is no multiple of MR) read row 0 again: their results
+     * are never stored. Packed: a[p*MR + i]. */
+    const float *ar[MAX_MR];
+#pragma GCC unroll 14
+    for (int i = 0; i < MR; i++)
+        ar[i] = a + (size_t)(i < m ? i : 0) * (A_IN_PLACE ? lda : 0);
     __m512 acc[MAX_MR][MAX_NV];
 #pragma GCC unroll 14
     for (int i = 0; i < MR; i++)
@@ -65,12 +72,12 @@ avx512_tile(const int MR, const int NV, int kc, const float *a, const float *b, 
         }
 #pragma GCC unroll 14
         for (int i = 0; i < MR; i++) {
-            const __m512 ai = _mm512_set1_ps(a[i]); /* A(i, p) in all 16 lanes */
+            const __m512 ai = _mm512_set1_ps(A_IN_PLACE ? ar[i][p] : a[i]); /* A(i, p), 16 lanes */
 #pragma GCC unroll 4
             for (int v = 0; v < NV; v++)
                 acc[i][v] = _mm512_fmadd_ps(ai, bv[v], acc[i][v]);
         }
-        a += MR;
+        a += A_IN_PLACE ? 0 : MR;
         b += NR;
     }
 
@@ -102,14 +109,21 @@ avx512_tile(const int MR, const int NV, int kc, const float *a, const float *b, 
 void microkernel_avx512_6x64(int kc, const float *a, const float *b, float alpha, float beta,
                              float *c, int ldc, int m, int n)
 {
-    avx512_tile(6, 4, kc, a, b, alpha, beta, c, ldc, m, n);
+    avx512_tile(6, 4, 0, kc, a, 0, b, alpha, beta, c, ldc, m, n);
+}
+
+/* The same kernel reading A where it lies (row-major, row stride lda): no packed A. */
+void microkernel_avx512_6x64_a_in_place(int kc, const float *a, int lda, const float *b,
+                                        float alpha, float beta, float *c, int ldc, int m, int n)
+{
+    avx512_tile(6, 4, 1, kc, a, lda, b, alpha, beta, c, ldc, m, n);
 }
 
 /* The tile with the most accumulators: 28, 1.75 FMAs per load (the chapter compares them). */
 void microkernel_avx512_14x32(int kc, const float *a, const float *b, float alpha, float beta,
                               float *c, int ldc, int m, int n)
 {
-    avx512_tile(14, 2, kc, a, b, alpha, beta, c, ldc, m, n);
+    avx512_tile(14, 2, 0, kc, a, 0, b, alpha, beta, c, ldc, m, n);
 }
 
 #endif

@@ -21,7 +21,7 @@ static const struct {
     gemm_variant v;
     const microkernel *uk; /* its micro-kernel: can this CPU run it? (NULL: plain C) */
 } all_variants[] = {
-    {{"avx512_6x64", "packed Goto loops, 6x64 AVX-512 intrinsics kernel (24 zmm accumulators)",
+    {{"avx512_6x64", "Goto loops (B packed, A packed or in place), 6x64 AVX-512 kernel, 24 zmm accumulators",
       gemm_avx512_6x64}, &uk_avx512_6x64},
     {{"avx512_14x32", "the same with a 14x32 AVX-512 kernel (28 zmm accumulators)",
       gemm_avx512_14x32}, &uk_avx512_14x32},

@@ -37,6 +37,16 @@ microkernel_fn microkernel_generic_6x16, microkernel_omp_simd_6x64;
 microkernel_fn microkernel_avx512_6x64, microkernel_avx512_14x32, microkernel_avx2_6x16;
 #endif
 
+/* A micro-kernel that reads A in place instead of from a packed micro-panel: the same
+ * contract, but a is A(0, 0) of the tile in the caller's matrix (row stride lda), and row i
+ * is read along p at a + i*lda. Only rows below m are C's; the kernel must not read rows
+ * of A past m either (they may lie outside the matrix). */
+typedef void microkernel_a_fn(int kc, const float *a, int lda, const float *b, float alpha,
+                              float beta, float *c, int ldc, int m, int n);
+#ifdef SIMD_X86
+microkernel_a_fn microkernel_avx512_6x64_a_in_place;
+#endif
+
 /* A micro-kernel and the facts the five loops need about it. */
 typedef struct microkernel {
     const char *name; /* the variant's name: "avx512_6x64" */
@@ -44,6 +54,7 @@ typedef struct microkernel {
     microkernel_fn *fn;
     int (*cpu_has)(void); /* can this CPU run it? (__builtin_cpu_supports) */
     const char *needs;    /* what it needs, for messages: "AVX-512F/DQ/VL" */
+    microkernel_a_fn *fn_a_in_place; /* the same kernel reading A unpacked (NULL: none) */
 } microkernel;
 
 extern const microkernel uk_avx512_6x64, uk_avx512_14x32, uk_avx2_6x16, uk_generic_6x16,
