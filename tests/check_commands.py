@@ -36,6 +36,8 @@ for line in out.splitlines():
         STAGES[p[1]] = (p[0], p[2])
         STAGE_DIRS[p[0][:2]] = p[0]
 GPU_DIRS = {d for d, k in STAGES.values() if k == "gpu"}
+PYTHON = subprocess.run(["scripts/find-python.sh"], capture_output=True, text=True,
+                        stdin=subprocess.DEVNULL).stdout.strip() if not (STUB or SHIM) else ""
 HAVE_NVCC = bool(shutil.which("nvcc")) or os.access("/usr/local/cuda/bin/nvcc", os.X_OK)
 
 CMD_START = re.compile(r"^(make\b|\./|build/|scripts/|tests/|[0-9][0-9]_[a-z0-9_]+/|python3?\b|[A-Z_][A-Z0-9_]*=\S*\s)")
@@ -301,9 +303,11 @@ def check_one(text, where, tree, stub, gpu):
             rc, outp = check_make(cmd, env, tree)
             if rc != 0 and gpu and not HAVE_NVCC:
                 rc = 77
-        elif head.endswith(".sh") and re.match(r"^(\./)?[0-9][0-9]_", head):
+        elif re.match(r"^(\./)?[0-9][0-9]_[a-z0-9_]+/(bench|tune)[a-z0-9_]*\.sh$", head):
             rc, outp = check_script(cmd, env, tree, stub)
         elif head.endswith(".py") or head.startswith("python"):
+            if head.startswith("python") and PYTHON:
+                cmd = [PYTHON] + cmd[1:]    # the python3 that has matplotlib, as install-deps.sh set up
             rc, outp = run_binary(cmd, env, tree, 120)
         elif program_of(head) or os.path.basename(head) in ("peak", "peak_gpu"):
             rc, outp = check_binary(cmd, env, tree)
@@ -343,7 +347,7 @@ def check_script(cmd, env, tree, stub):
     open(runlog, "w").close()
     # a lock file of its own: under `scripts/bench-lock make test`, scripts/have-bench-lock
     # must not tell the script that the lock is held (it would then run the commands itself)
-    e = dict(env, PATH=stub + ":" + os.environ["PATH"], CHECK_STUB_LOG=runlog,
+    e = dict(env, PATH=stub + ":" + os.environ["PATH"], CHECK_STUB_LOG=runlog, CHECK_SHRINK="1",
              GEMM_BENCH_LOCK=os.path.join(SCRATCH, "bench.lock"),
              QUIET_WAIT="0", QUIET_MAX="0", REPEAT=env.get("REPEAT", "1"))
     rc, outp = run_binary(cmd, e, tree, 300)
@@ -376,9 +380,13 @@ def stub_main(argv):
 
 
 if SHIM:
+    # shrink only inside a bench or tune script (CHECK_SHRINK): a stage's own test script
+    # (11_gf256/custom-tests.sh) passes exact arguments, bad ones on purpose
     real, orig = args[1], args[2]
-    small = shrink([orig] + args[3:], program_of(orig))
-    os.execv(real, [orig] + small[1:])
+    argv = args[3:]
+    if os.environ.get("CHECK_SHRINK"):
+        argv = shrink([orig] + argv, program_of(orig))[1:]
+    os.execv(real, [orig] + argv)
 if STUB:
     sys.exit(stub_main(args))
 
@@ -417,7 +425,11 @@ for path, no, text, inline in found:
         if key in seen:
             continue
         seen.add(key)
-        if os.path.isfile(p) and (os.access(p, os.X_OK) or not p.endswith(".sh")):
+        made = toks[0].startswith("build/") or program_of(toks[0])
+        if made:        # a build product: there must be a rule for it (a clean clone has no file)
+            rc, _ = run_binary(["make", "-n", toks[0].lstrip("./")], {}, ROOT, 60)
+            report("PASS" if rc == 0 else "FAIL", f"{path}:{no}: {text} ({'a make target' if rc == 0 else 'no make rule'})")
+        elif os.path.isfile(p) and (os.access(p, os.X_OK) or not p.endswith(".sh")):
             report("PASS", f"{path}:{no}: {text} (exists)")
         elif os.path.isfile(p):
             report("FAIL", f"{path}:{no}: {text}: not executable")
@@ -426,6 +438,8 @@ for path, no, text, inline in found:
         continue
     if not split_env(toks)[1]:
         continue                # `KC=256 NC=512`: settings named in the text, not a command
+    if split_env(toks)[1][0] in ("tests/check-commands.sh", "tests/check_commands.py"):
+        continue                # this checker, quoted in the docs: it does not run itself
     gpu = is_gpu(text, toks)
     if GPU_MODE and not gpu:
         continue
