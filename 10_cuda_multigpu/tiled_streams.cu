@@ -17,7 +17,8 @@
  *   GPU that already holds A(i, .) from its last tile does not fetch it again. The queue is
  *   shared and dynamic: each GPU asks for the pending tile it holds most blocks of, starting
  *   from its own share of the tiles (GPU g of G from tile T*g/G), so GPUs work on their own
- *   rows while there are some, then help the others; edge tiles and slower GPUs balance out.
+ *   rows while there are some, then help the others (one tile at a time, so as not to take
+ *   work another GPU is about to start); edge tiles and slower GPUs balance out.
  *   Nothing needs all of A, B and C to fit anywhere: matrices larger than every GPU together
  *   go through a few GiB of slots.
  */
@@ -80,15 +81,19 @@ typedef struct gpu_state {
     int nheld[MG_MAX_STREAMS];
 } gpu_state;
 
-/* The pending tile GPU st->g holds most blocks of, searching from its own share onwards. */
-static int take_tile(shared *sh, gpu_state *st, int G)
+/* The pending tile GPU st->g holds most blocks of, searching from its own share onwards.
+ * A tile outside its share (another GPU's) only when it has at most one tile in flight:
+ * otherwise the GPU whose thread starts first would queue S tiles at once and take the
+ * others' work before they begin (with 4 tiles for 2 GPUs, 3 and 1). Returns -1 when no tile
+ * is left, -2 when none may be taken yet. */
+static int take_tile(shared *sh, gpu_state *st, int G, int in_flight)
 {
     omp_set_lock(&sh->lock);
     int best = -1, best_score = -1;
-    int home = (int)((long)sh->ntiles * st->g / G);
+    int home = (int)((long)sh->ntiles * st->g / G), end = (int)((long)sh->ntiles * (st->g + 1) / G);
     for (int n = 0; n < sh->ntiles && sh->left > 0; n++) {
         int t = (home + n) % sh->ntiles;
-        if (sh->taken[t])
+        if (sh->taken[t] || (in_flight > 1 && (t < home || t >= end)))
             continue;
         int score = st->resident_a[t / sh->nj] + st->resident_b[t % sh->nj];
         if (score > best_score) {
@@ -101,6 +106,8 @@ static int take_tile(shared *sh, gpu_state *st, int G)
     if (best >= 0) {
         sh->taken[best] = 1;
         sh->left--;
+    } else if (sh->left > 0) {
+        best = -2;
     }
     omp_unset_lock(&sh->lock);
     return best;
@@ -337,10 +344,14 @@ static void tiled(mg_kernel kernel, int M, int N, int K, float alpha, const floa
         mg_record_origin(g);
         for (int s = 0;; s = (s + 1) % me->S) {
             retire(me, s); /* the stream's last tile must be home before it takes another */
-            int t = take_tile(&sh, me, G);
-            if (t < 0)
+            int in_flight = 0;
+            for (int k = 0; k < me->S; k++)
+                in_flight += me->busy[k];
+            int t = take_tile(&sh, me, G, in_flight);
+            if (t == -1)
                 break;
-            issue_tile(&sh, me, t, s);
+            if (t >= 0) /* -2: only other GPUs' tiles are left; wait for one of ours first */
+                issue_tile(&sh, me, t, s);
         }
         for (int s = 0; s < me->S; s++)
             retire(me, s);
