@@ -45,7 +45,7 @@ void gemm_rows_split(int M, int N, int K, float alpha, const float *A, int lda, 
         double row_bytes = (double)(ldk + ldn) * sizeof(float); /* a row of A and one of C */
         double budget = (double)mg_budget(g);
         if (b_bytes + row_bytes > budget)
-            mg_fail("rows_split: B (%.2f GiB) does not fit in GPU %d's %.2f GiB: use tiled_streams",
+            cli_die("rows_split: B (%.2f GiB) does not fit in GPU %d's %.2f GiB: use tiled_streams",
                     b_bytes / GiB, g, budget / GiB);
         long band = (long)((budget - b_bytes) / row_bytes);
         if (band > r1 - r0)

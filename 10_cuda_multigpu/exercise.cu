@@ -13,7 +13,7 @@
  *   mg_gemm(MG_KERNEL_09, d, stream, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)
  *                            the 09 kernel on device pointers, on that stream
  *   mg_record_start(G), mg_record_origin(g), mg_span_begin/end: optional, for --timeline
- *   mg_fail(fmt, ...)        one line on stderr and exit 2 (e.g. B does not fit)
+ *   cli_die(fmt, ...)        one line on stderr and exit 2 (e.g. B does not fit)
  *
  * TODO, in gemm_rows_split:
  *   1. G = min(mg.ngpus, M) host threads: #pragma omp parallel num_threads(G); in each,

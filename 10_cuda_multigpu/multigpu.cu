@@ -15,7 +15,6 @@
 #include <cublas_v2.h>
 #include <math.h>
 #include <omp.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,16 +29,6 @@
 #endif
 
 #define GiB 1073741824.0
-
-#define CUBLAS_CHECK(call)                                                                    \
-    do {                                                                                      \
-        cublasStatus_t st_ = (call);                                                          \
-        if (st_ != CUBLAS_STATUS_SUCCESS) {                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                    \
-                    cublasGetStatusString(st_));                                              \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
 
 mg_settings mg = {1, 0, 0, 3, 0.0, 8192, NULL, NULL};
 struct mg_last_call mg_last;
@@ -57,17 +46,6 @@ static struct {
     cudaEvent_t origin[MG_MAX_GPUS];
     int ncall_gpus;
 } h;
-
-void mg_fail(const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "%s: ", cli_prog);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(2);
-}
 
 /* ---- the GPUs ------------------------------------------------------------------------------- */
 
@@ -116,7 +94,7 @@ char *mg_workspace(int g, size_t bytes)
     d->work = NULL;
     d->work_bytes = 0;
     if (cudaMalloc((void **)&d->work, bytes) != cudaSuccess)
-        mg_fail("GPU %d: cannot allocate %.2f GiB of device memory", g, bytes / GiB);
+        cli_die("GPU %d: cannot allocate %.2f GiB of device memory", g, bytes / GiB);
     d->work_bytes = bytes;
     return d->work;
 }
@@ -171,7 +149,7 @@ int mg_span_begin(int g, cudaStream_t s, int stream_id, mg_event_kind kind, int 
         int cap = h.capspans[g] ? 2 * h.capspans[g] : 1024;
         mg_span *p = (mg_span *)realloc(h.spans[g], sizeof(mg_span) * (size_t)cap);
         if (!p)
-            mg_fail("out of memory");
+            cli_die("out of memory");
         for (int i = h.capspans[g]; i < cap; i++) {
             CUDA_CHECK(cudaEventCreate(&p[i].start));
             CUDA_CHECK(cudaEventCreate(&p[i].stop));
@@ -235,7 +213,7 @@ static void write_record(const bench_problem *p, const char *variant, double wal
         int n = h.nspans[g], nk = 0;
         interval *iv = (interval *)malloc(sizeof(interval) * (size_t)(n ? n : 1));
         if (!iv)
-            mg_fail("out of memory");
+            cli_die("out of memory");
         for (int i = 0; i < n; i++) {
             mg_span *sp = &h.spans[g][i];
             float a = 0, b = 0;
@@ -272,7 +250,7 @@ static void write_record(const bench_problem *p, const char *variant, double wal
         return;
     FILE *f = fopen(mg.stats, "a");
     if (!f)
-        mg_fail("--stats: cannot open %s", mg.stats);
+        cli_die("--stats: cannot open %s", mg.stats);
     if (ftell(f) == 0)
         fprintf(f, "stage,variant,m,n,k,gpus,tile,kblock,streams,slots_per_gpu,tiles_per_gpu,"
                    "wall_ms,kernel_busy_ms_max,kernel_busy_ms_mean,kernel_share,h2d_gib,d2h_gib,"
@@ -398,7 +376,7 @@ static int mg_setup(bench_problem *p)
 {
     pinned *pn = (pinned *)calloc(1, sizeof *pn);
     if (!pn)
-        mg_fail("out of memory");
+        cli_die("out of memory");
     size_t a = matrix_bytes(p->M, p->lda), b = matrix_bytes(p->K, p->ldb),
            c = matrix_bytes(p->M, p->ldc);
     double t0 = timer_now();

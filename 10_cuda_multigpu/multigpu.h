@@ -52,7 +52,6 @@ typedef struct mg_gpu {
 mg_gpu *mg_gpu_get(int g);                /* sets the calling thread's device to GPU g */
 char *mg_workspace(int g, size_t bytes);  /* GPU g's workspace, at least `bytes` long */
 size_t mg_budget(int g);                  /* bytes a variant may use on GPU g (see --device-mem) */
-void mg_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 /* The 09 kernel (gemm_warptile) or cuBLAS on the given stream of the calling thread's GPU:
  * C = alpha*A*B + beta*C, row-major, device pointers. */

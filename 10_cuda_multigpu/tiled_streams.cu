@@ -145,7 +145,7 @@ static int fetch_block(shared *sh, gpu_state *st, int blk, int s)
                 if (st->busy[(s + k) % st->S])
                     other = (s + k) % st->S;
             if (other < 0)
-                mg_fail("tiled_streams: internal error: no slot free"); /* see plan_gpu */
+                cli_die("tiled_streams: internal error: no slot free"); /* see plan_gpu */
             retire(st, other);
         }
         int old = st->slot_block[slot];
@@ -255,7 +255,7 @@ static void plan_gpu(shared *sh, gpu_state *st, int g)
             break;
     }
     if (S < 1)
-        mg_fail("tiled_streams: GPU %d may use %.3f GiB, but one tile of %d needs %.3f GiB "
+        cli_die("tiled_streams: GPU %d may use %.3f GiB, but one tile of %d needs %.3f GiB "
                 "(2 x %d blocks of %.2f MiB and its C): use a smaller --tile or --kblock",
                 g, budget / GiB, sh->b, (2.0 * sh->nk * slot_b + c_b) / GiB, sh->nk, slot_b / MiB);
     st->S = S;
@@ -273,7 +273,7 @@ static void plan_gpu(shared *sh, gpu_state *st, int g)
     st->resident_b = (int *)calloc((size_t)sh->nj, sizeof(int));
     if (!st->slot_block || !st->slot_refs || !st->slot_used || !st->slot_ready ||
         !st->block_slot || !st->resident_a || !st->resident_b)
-        mg_fail("out of memory");
+        cli_die("out of memory");
     for (long i = 0; i < nslots; i++) {
         st->slot_block[i] = -1;
         CUDA_CHECK(cudaEventCreateWithFlags(&st->slot_ready[i], cudaEventDisableTiming));
@@ -284,7 +284,7 @@ static void plan_gpu(shared *sh, gpu_state *st, int g)
         CUDA_CHECK(cudaEventCreateWithFlags(&st->done[s], cudaEventDisableTiming));
         st->held[s] = (int *)malloc(sizeof(int) * 2 * (size_t)sh->nk);
         if (!st->held[s])
-            mg_fail("out of memory");
+            cli_die("out of memory");
         st->nheld[s] = 0;
         st->busy[s] = 0;
     }
@@ -330,7 +330,7 @@ static void tiled(mg_kernel kernel, int M, int N, int K, float alpha, const floa
     sh.ldb_d = round_up(sh.b, 32);
     sh.taken = (unsigned char *)calloc((size_t)sh.ntiles, 1);
     if (!sh.taken)
-        mg_fail("out of memory");
+        cli_die("out of memory");
     omp_init_lock(&sh.lock);
     int G = mg.ngpus;
     gpu_state st[MG_MAX_GPUS];

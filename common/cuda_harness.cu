@@ -17,16 +17,6 @@
 #include "cli.h"
 #include "matrix.h"
 
-#define CUBLAS_CHECK(call)                                                                    \
-    do {                                                                                      \
-        cublasStatus_t st_ = (call);                                                          \
-        if (st_ != CUBLAS_STATUS_SUCCESS) {                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                    \
-                    cublasGetStatusString(st_));                                              \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
-
 #define STR_(...) #__VA_ARGS__
 #define STR(...) STR_(__VA_ARGS__)
 

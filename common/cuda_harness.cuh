@@ -2,6 +2,7 @@
  *
  *   CUDA_CHECK(call)       wrap every runtime call: on error, print file:line, the call and
  *                          the error, and exit with status 1
+ *   CUBLAS_CHECK(call)     the same for cuBLAS
  *   CUDA_CHECK_LAUNCH()    after every kernel<<<...>>>: a launch returns nothing, so a bad
  *                          configuration (too many threads, too much shared memory) is only
  *                          seen by asking cudaGetLastError
@@ -39,6 +40,17 @@
     } while (0)
 
 #define CUDA_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())
+
+/* The same for cuBLAS calls (include <cublas_v2.h> or <cublasXt.h> where it is used). */
+#define CUBLAS_CHECK(call)                                                                    \
+    do {                                                                                      \
+        cublasStatus_t st_ = (call);                                                          \
+        if (st_ != CUBLAS_STATUS_SUCCESS) {                                                   \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                    \
+                    cublasGetStatusString(st_));                                              \
+            exit(1);                                                                          \
+        }                                                                                     \
+    } while (0)
 
 /* gridDim.y (and .z) may not exceed 65535, gridDim.x may go to 2^31-1. A launcher whose
  * grid puts rows on y covers a taller matrix in slabs of at most GRID_Y_MAX blocks. */

@@ -31,16 +31,6 @@
 #define GEMM_N 8192
 #define RUNS 10
 
-#define CUBLAS_CHECK(call)                                                                    \
-    do {                                                                                      \
-        cublasStatus_t st_ = (call);                                                          \
-        if (st_ != CUBLAS_STATUS_SUCCESS) {                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                    \
-                    cublasGetStatusString(st_));                                              \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
-
 __global__ void fma_kernel(float *sink, int iters, float x, float y)
 {
     float a[CHAINS];
