@@ -163,8 +163,8 @@ clean:                                         ## remove every build product
 
 help:                                          ## this list
 	@echo "make targets:"
-	@grep -hE '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-10s %s\n", $$1, $$2}'
-	@echo "  stageNN    build one stage: $(foreach d,$(CPU_STAGES) $(GPU_STAGES),stage$(call stage_num,$(d)))"
+	@grep -hE '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed 's/:.*## /\t/' | sed 's/[$$](MACHINE)/$(MACHINE)/' | awk -F'\t' '{printf "  %-10s %s\n", $$1, $$2}'
+	@echo "  stageNN    build one stage: $(sort $(foreach d,$(CPU_STAGES) $(GPU_STAGES),stage$(call stage_num,$(d))))"
 	@echo "variables: MACHINE=$(MACHINE) (results folder for make peak), CUDA_ARCH=$(CUDA_ARCH), STAGE=NN (grade)"
 
 list-stages:                                   # for scripts: one "dir program kind" per line
