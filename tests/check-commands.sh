@@ -13,6 +13,8 @@
 # How each is checked, in a scratch copy of the tree (build products included), so that no
 # command can overwrite a committed CSV or chart:
 #   make T ...       `make -n T ...` must succeed (the target exists, its recipe expands);
+#                    a target under build/ (a probe, a grade build) is built for real, since
+#                    the quoted commands after it run it;
 #                    STAGE=NN / STAGES="NN .." must name stages. Nothing is built or run:
 #                    `make run`, `make test`, `make peak`, `make grade` are checked this way only.
 #   a stage binary   first with the quoted arguments and --list appended (every option name
