@@ -7,10 +7,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:-results/local}
-# every timed run takes the benchmark lock, unless this script holds it already
-# (`scripts/bench-lock 03_tiling/bench.sh`: taking it again would wait for itself forever)
-lock=scripts/bench-lock
-scripts/have-bench-lock && lock=
+lock=scripts/bench-lock # every timed run takes the benchmark lock (re-entrant)
 mkdir -p "$out"
 make -s stage03
 rm -f "$out/03_tiling.csv"

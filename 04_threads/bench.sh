@@ -15,10 +15,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:-results/local}
-# every timed run takes the benchmark lock, unless this script holds it already
-# (`scripts/bench-lock 04_threads/bench.sh`: taking it again would wait for itself forever)
-lock=scripts/bench-lock
-scripts/have-bench-lock && lock=
+lock=scripts/bench-lock # every timed run takes the benchmark lock (re-entrant)
 mkdir -p "$out"
 make -s stage04
 csv=$out/04_threads.csv

@@ -18,6 +18,7 @@
  * A in L3. The chapter (README.md) draws the picture.
  */
 #include "simd.h"
+#include "matrix.h"
 
 #include <omp.h>
 #include <stdio.h>
@@ -174,17 +175,7 @@ static float *workspace(size_t floats)
 {
     static _Thread_local float *buf;
     static _Thread_local size_t cap;
-    if (floats > cap) {
-        free(buf);
-        buf = aligned_alloc(64, (floats * sizeof(float) + 63) / 64 * 64);
-        if (!buf) {
-            fprintf(stderr, "gemm_packed: cannot allocate %.1f MiB of packing buffers\n",
-                    (double)floats * sizeof(float) / 1048576.0);
-            abort();
-        }
-        cap = floats;
-    }
-    return buf;
+    return matrix_scratch(&buf, &cap, floats, "gemm_packed: packing buffers");
 }
 
 /* ------------------------------------------------------------ the five loops */

@@ -28,7 +28,8 @@ build/blis/05_simd/blis_baseline.o: 05_simd/blis_baseline.c
 # of the packing, and of block sizes (probe.c, empty in the stage's own build, like
 # blis_baseline.c; not part of make test).
 build/rel/05_simd/probe: build/probe/05_simd/probe.o $(filter-out build/rel/05_simd/main.o \
-    build/rel/05_simd/probe.o build/rel/05_simd/blis_baseline.o,$(filter build/rel/05_simd/%,$(SIMD_OBJS)))
+    build/rel/05_simd/probe.o build/rel/05_simd/blis_baseline.o,$(filter build/rel/05_simd/%,$(SIMD_OBJS))) \
+    build/rel/common/matrix.o
 	$(CC) $(CFLAGS) -o $@ $^ -lopenblas -lm
 build/probe/05_simd/probe.o: 05_simd/probe.c 05_simd/simd.h
 	@mkdir -p $(@D)

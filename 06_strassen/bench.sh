@@ -58,9 +58,7 @@ bin=06_strassen/strassen
 mkdir -p "$extra"
 make -s stage06
 
-# (run as `scripts/bench-lock 06_strassen/bench.sh`, the lock is ours already: taking it again
-# would wait for itself forever)
-if scripts/have-bench-lock; then lock=; else lock=scripts/bench-lock; fi
+lock=scripts/bench-lock # re-entrant: under `scripts/bench-lock 06_strassen/bench.sh` too
 quiet_then_lock() { $lock "$0" --when-quiet "$@"; }
 
 for part in $parts; do

@@ -23,9 +23,6 @@
 #include "strassen.h"
 #include "timer.h"
 
-#ifndef GIT_REV
-#define GIT_REV "unknown"
-#endif
 
 /* The error constants: c in max|C - R| <= c (K+2) u max(|alpha||A||B| + |beta||C0|), the
  * normwise form of the harness's bound. README.md ("How wrong is it?") derives them from
@@ -230,7 +227,7 @@ static int breakdown(bench_opts *o)
                     fprintf(csv, "06_strassen,%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%s,%s\n",
                             variants[v].name, s->m, s->n, s->k, o->threads[ti], cut, n, mt, ma,
                             bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, mp, cpu_model_name(),
-                            GIT_REV);
+                            bench_git_rev());
             }
             matrix_free(A);
             matrix_free(B);

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "matrix.h"
 #include "../05_simd/simd.h" /* stage 05's API: gemm_simd, the micro-kernel type */
 #include "strassen.h"
 #include "timer.h"
@@ -159,17 +160,7 @@ static float *workspace(size_t floats)
 {
     static _Thread_local float *buf;
     static _Thread_local size_t cap;
-    if (floats > cap) {
-        free(buf);
-        buf = aligned_alloc(64, (floats * sizeof(float) + 63) / 64 * 64);
-        if (!buf) {
-            fprintf(stderr, "reloaded: cannot allocate %.1f MiB of packing buffers\n",
-                    (double)floats * sizeof(float) / 1048576.0);
-            abort();
-        }
-        cap = floats;
-    }
-    return buf;
+    return matrix_scratch(&buf, &cap, floats, "reloaded: packing buffers");
 }
 
 #define SMALL_FOR_THREADS (128.0 * 128 * 128) /* as in 05: M*N*K below this, one thread */
@@ -408,17 +399,7 @@ static float *z_buffer(size_t floats)
 {
     static _Thread_local float *buf;
     static _Thread_local size_t cap;
-    if (floats > cap) {
-        free(buf);
-        buf = aligned_alloc(64, (floats * sizeof(float) + 63) / 64 * 64);
-        if (!buf) {
-            fprintf(stderr, "reloaded: cannot allocate %.1f MiB for Z\n",
-                    (double)floats * sizeof(float) / 1048576.0);
-            abort();
-        }
-        cap = floats;
-    }
-    return buf;
+    return matrix_scratch(&buf, &cap, floats, "reloaded: Z");
 }
 
 static void run(int levels, int M, int N, int K, float alpha, const float *A, int lda,

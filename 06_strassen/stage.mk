@@ -3,7 +3,3 @@
 # to these same objects, so this program gets 05's kernels built exactly as 05 builds them.
 06_strassen_EXTRA_SRCS := 05_simd/goto.c 05_simd/simd.c 05_simd/kernel_avx512.c \
     05_simd/kernel_avx2.c 05_simd/kernel_omp_simd.c
-
-# --breakdown writes the git commit into its CSV rows, as the harness does.
-build/rel/06_strassen/main.o build/asan/06_strassen/main.o: build/git-rev
-build/rel/06_strassen/main.o build/asan/06_strassen/main.o: CPPFLAGS += -DGIT_REV='"$(GIT_REV)"'

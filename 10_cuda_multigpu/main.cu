@@ -5,6 +5,7 @@
  *   10_cuda_multigpu/bench.sh results/h200x2      (the chapter's runs)
  * A, B and C live in host memory; every variant returns with C back there, and is timed so.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,16 @@ static double parse_bytes(const char *what, const char *val)
     return v * unit;
 }
 
+/* A file the runs will write: refused now, not after the first run has taken minutes. */
+static const char *writable(const char *what, const char *path, const char *mode)
+{
+    FILE *f = fopen(path, mode);
+    if (!f)
+        cli_die("%s: cannot open %s for writing", what, path);
+    fclose(f);
+    return path;
+}
+
 static int stage_option(bench_opts *o, const char *opt, const char *val)
 {
     (void)o;
@@ -59,9 +70,9 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
         else if (!strcmp(opt, "--xt-block"))
             mg.xt_block = (int)cli_long(opt, val, 64, 1 << 16);
         else if (!strcmp(opt, "--stats"))
-            mg.stats = val;
+            mg.stats = writable(opt, val, "a");
         else
-            mg.timeline = val;
+            mg.timeline = writable(opt, val, "w");
         return 2;
     }
     return 0;

@@ -17,16 +17,12 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../09_cuda_registers/cuda_registers.h" /* gemm_warptile, the 09 kernel */
 #include "cli.h"
 #include "matrix.h"
 #include "multigpu.h"
 #include "timer.h"
-
-#ifndef GIT_REV
-#define GIT_REV "unknown"
-#endif
 
 #define GiB 1073741824.0
 
@@ -110,9 +106,6 @@ static void free_workspaces(void)
         }
 }
 
-void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
-                   int ldb, float beta, float *C, int ldc); /* 09_cuda_registers */
-
 void mg_gemm(mg_kernel k, mg_gpu *d, cudaStream_t s, int M, int N, int K, float alpha,
              const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
@@ -187,14 +180,6 @@ static int cmp_interval(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static void utc_now(char *buf, size_t len)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static const char *kind_name[] = {"h2d", "kernel", "d2h"};
 
 /* After a call: per GPU, the time some kernel was running (the union of the kernel spans:
@@ -261,7 +246,7 @@ static void write_record(const bench_problem *p, const char *variant, double wal
     for (int g = 0; tiled && g < G; g++)
         snprintf(tiles + strlen(tiles), sizeof tiles - strlen(tiles), "%s%ld", g ? "/" : "",
                  mg_last.tiles_per_gpu[g]);
-    utc_now(date, sizeof date);
+    bench_utc_now(date, sizeof date);
     int has_spans = busy_max > 0;
     fprintf(f, "10_cuda_multigpu,%s,%d,%d,%d,%d,%d,%d,%d,%d,%s,%.3f,", variant, p->M, p->N, p->K,
             G, tiled ? mg_last.tile : 0, tiled ? mg_last.kblock : 0,
@@ -272,7 +257,7 @@ static void write_record(const bench_problem *p, const char *variant, double wal
                 flops / busy_max / 1e6);
     else /* cuBLASXt: only the wall clock is known */
         fprintf(f, ",,,,,%.1f,,", flops / wall_ms / 1e6);
-    fprintf(f, "%s,%s,%s\n", h.prop[0].name, GIT_REV, date);
+    fprintf(f, "%s,%s,%s\n", h.prop[0].name, bench_git_rev(), date);
     fclose(f);
 }
 
@@ -332,12 +317,12 @@ static void mg_print_header(FILE *f, const bench_opts *o)
     CUDA_CHECK(cudaDriverGetVersion(&driver));
     fprintf(f, "%-10s runtime %d.%d, driver %d.%d\n", "cuda", runtime / 1000, runtime % 1000 / 10,
             driver / 1000, driver % 1000 / 10);
+    char tile[96];
+    snprintf(tile, sizeof tile, mg.tile ? "%d" : "auto (8192, halved until every GPU gets 4)",
+             mg.tile);
     fprintf(f, "%-10s tile %s, k slice %d, %d streams per GPU, device memory %s\n", "settings",
-            mg.tile ? "" : "auto (8192, smaller when the GPUs would get fewer than 4 tiles each)",
-            mg.kblock ? mg.kblock : 4096, mg.streams,
+            tile, mg.kblock ? mg.kblock : 4096, mg.streams,
             mg.device_mem > 0 ? "capped by --device-mem" : "all that is free");
-    if (mg.tile)
-        fprintf(f, "%-10s tile %d\n", "", mg.tile);
     if (o->baseline) {
         int major = 0, minor = 0, patch = 0;
         CUBLAS_CHECK(cublasGetProperty(MAJOR_VERSION, &major));
@@ -373,10 +358,6 @@ static void mg_set_gpus(int t)
     CUBLAS_CHECK(cublasXtSetBlockDim(h.xt, mg.xt_block));
 }
 
-typedef struct pinned {
-    size_t a, b, c;
-} pinned;
-
 static int pin(const void *p, size_t bytes)
 {
     return cudaHostRegister((void *)p, bytes, cudaHostRegisterPortable) == cudaSuccess;
@@ -384,9 +365,6 @@ static int pin(const void *p, size_t bytes)
 
 static int mg_setup(bench_problem *p)
 {
-    pinned *pn = (pinned *)calloc(1, sizeof *pn);
-    if (!pn)
-        cli_die("out of memory");
     size_t a = matrix_bytes(p->M, p->lda), b = matrix_bytes(p->K, p->ldb),
            c = matrix_bytes(p->M, p->ldc);
     double t0 = timer_now();
@@ -401,10 +379,6 @@ static int mg_setup(bench_problem *p)
     }
     if (big)
         fprintf(stderr, "  pinned in %.1f s\n", timer_now() - t0);
-    pn->a = a;
-    pn->b = b;
-    pn->c = c;
-    p->ctx = pn;
     return 0;
 }
 
@@ -432,15 +406,10 @@ static double mg_run(bench_problem *p, gemm_fn *fn)
 
 static void mg_teardown(bench_problem *p)
 {
-    pinned *pn = (pinned *)p->ctx;
-    if (!pn)
-        return;
     CUDA_CHECK(cudaHostUnregister((void *)p->A));
     CUDA_CHECK(cudaHostUnregister((void *)p->B));
     CUDA_CHECK(cudaHostUnregister((void *)p->C));
     free_workspaces();
-    free(pn);
-    p->ctx = NULL;
 }
 
 const bench_backend multigpu_backend = {

@@ -57,7 +57,9 @@ static void csv_field_clean(char *dst, size_t len, const char *src)
     dst[j] = '\0';
 }
 
-static void utc_now(char *buf, size_t len)
+const char *bench_git_rev(void) { return GIT_REV; }
+
+void bench_utc_now(char *buf, size_t len)
 {
     time_t t = time(NULL);
     struct tm tm;
@@ -111,7 +113,7 @@ static void csv_append(const stage_info *st, const bench_opts *o, const row *r)
     csv_field_clean(dev, sizeof dev, be->device_name());
     csv_field_clean(comp, sizeof comp, kernel_compiler(be));
     snprintf(bname, sizeof bname, "%s%s", be->baseline_name, name_suffix(o));
-    utc_now(date, sizeof date);
+    bench_utc_now(date, sizeof date);
     double fl = flops_of(r->s);
     if (r->base_ms > 0)
         snprintf(base, sizeof base, "%.3f", fl / (r->base_ms * 1e6));

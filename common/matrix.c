@@ -1,5 +1,6 @@
 #include "matrix.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,4 +66,19 @@ void matrix_copy(float *dst, const float *src, int rows, int ld)
 #pragma omp parallel for schedule(static) if (n > PARALLEL_ABOVE)
     for (long i = 0; i < n; i += chunk)
         memcpy(dst + i, src + i, sizeof(float) * (size_t)(n - i < chunk ? n - i : chunk));
+}
+
+float *matrix_scratch(float **buf, size_t *cap, size_t floats, const char *what)
+{
+    if (floats > *cap) {
+        free(*buf);
+        *buf = aligned_alloc(64, (floats * sizeof(float) + 63) / 64 * 64);
+        if (!*buf) {
+            fprintf(stderr, "%s: cannot allocate %.1f MiB\n", what,
+                    (double)floats * sizeof(float) / 1048576.0);
+            abort();
+        }
+        *cap = floats;
+    }
+    return *buf;
 }

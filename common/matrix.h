@@ -23,6 +23,12 @@ void matrix_fill_random(float *p, int rows, int cols, int ld, uint64_t seed);
 void matrix_fill(float *p, int rows, int ld, float v);
 void matrix_copy(float *dst, const float *src, int rows, int ld);
 
+/* A scratch buffer of at least `floats` floats, 64-byte aligned, that the caller keeps between
+ * calls in *buf / *cap (thread-local statics: a large malloc per call would pay page faults on
+ * fresh memory every time). It grows when asked for more; if that fails it prints
+ * "<what>: cannot allocate N MiB" and aborts (a kernel has no way to return an error). */
+float *matrix_scratch(float **buf, size_t *cap, size_t floats, const char *what);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,10 +8,7 @@ mkdir -p "$out"
 echo "== building"
 make -s -j"$(nproc 2>/dev/null || echo 2)" all || exit 1
 rm -f "$out"/*.csv
-# each timed run takes the benchmark lock, unless this whole run holds it already
-# (`scripts/bench-lock make run`: taking it again would wait for itself forever)
-lock=scripts/bench-lock
-scripts/have-bench-lock && lock=
+lock=scripts/bench-lock # each timed run takes the benchmark lock (re-entrant)
 echo "== make peak: this machine's ceilings -> $out/peak.csv"
 $lock build/peak --csv "$out/peak.csv" || echo "(peak failed; charts will have no peak line)"
 make -s list-stages | while read -r dir prog kind; do

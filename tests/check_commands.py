@@ -350,8 +350,8 @@ def check_script(cmd, env, tree, stub):
         return 126, f"{cmd[0]}: not executable (chmod +x)"
     runlog = os.path.join(SCRATCH, "stub.log")
     open(runlog, "w").close()
-    # a lock file of its own: under `scripts/bench-lock make test`, scripts/have-bench-lock
-    # must not tell the script that the lock is held (it would then run the commands itself)
+    # a lock file of its own: under `scripts/bench-lock make test`, bench-lock must not see the
+    # lock as held (it would then run the commands without the flock stub that shrinks them)
     e = dict(env, PATH=stub + ":" + os.environ["PATH"], CHECK_STUB_LOG=runlog, CHECK_SHRINK="1",
              GEMM_BENCH_LOCK=os.path.join(SCRATCH, "bench.lock"),
              QUIET_WAIT="0", QUIET_MAX="0", REPEAT=env.get("REPEAT", "1"))
