@@ -298,14 +298,6 @@ static int mg_init(const bench_opts *o)
 
 static const char *mg_device_name(void) { return h.prop[0].name; }
 
-static const char *mg_compiler(void)
-{
-    static char name[128];
-    snprintf(name, sizeof name, "nvcc %d.%d.%d + gcc %s", __CUDACC_VER_MAJOR__,
-             __CUDACC_VER_MINOR__, __CUDACC_VER_BUILD__, __VERSION__);
-    return name;
-}
-
 static void mg_print_header(FILE *f, const bench_opts *o)
 {
     for (int g = 0; g < h.ndevices; g++)
@@ -423,5 +415,5 @@ const bench_backend multigpu_backend = {
     .get_c = mg_get_c,
     .run = mg_run,
     .teardown = mg_teardown,
-    .compiler = mg_compiler,
+    .compiler = cuda_compiler,
 };

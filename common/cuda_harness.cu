@@ -87,7 +87,7 @@ static int cuda_init(const bench_opts *o)
 
 static const char *cuda_device_name(void) { return g.prop.name; }
 
-static const char *cuda_compiler(void)
+const char *cuda_compiler(void)
 {
     static char name[128];
     snprintf(name, sizeof name, "nvcc %d.%d.%d + gcc %s", __CUDACC_VER_MAJOR__,

@@ -67,6 +67,7 @@ __device__ __forceinline__ void gemm_store(float *c, float alpha, float sum, flo
 cudaStream_t gemm_stream(void);
 void gemm_set_stream(cudaStream_t s);
 int gemm_sm_count(void);
+const char *cuda_compiler(void); /* "nvcc 13.0.88 + gcc 13.3.0": the CSV's compiler column */
 
 extern const bench_backend cuda_backend;
 
