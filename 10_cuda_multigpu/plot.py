@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """10_cuda_multigpu/plot.py: chapter 10's charts.
 
-    python3 10_cuda_multigpu/plot.py results/h200x2/10_cuda_multigpu.csv \\
-        docs/figures/h200x2/10_cuda_multigpu.png
+    python3 10_cuda_multigpu/plot.py results/h200x4/10_cuda_multigpu.csv \\
+        docs/figures/h200x4/10_cuda_multigpu.png
 
   10_cuda_multigpu.png           strong scaling: TFLOP/s end to end (host memory to host memory)
                                  against the number of GPUs, one panel per size, every variant
