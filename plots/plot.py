@@ -6,7 +6,8 @@ Usage:
 
     PATH      a CSV file, or a directory (every *.csv in it, not recursive)
     --out     where the PNGs go (default docs/figures)
-    --size    the matrix size of the progression bar chart (default 1024)
+    --size    the matrix size of the progression bar chart (default 1024 on a CPU, 4096 on
+              a GPU, where 1024 is too small to fill the device: the chapters quote 4096)
 
 Input: result CSVs written by the stages' --csv option, with the header
     stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,
@@ -266,19 +267,22 @@ def size_axis(ax):
 
 
 def draw_baselines(ax, rows, gpu, at=None, with_threads=True):
-    """Each baseline library (black; dashed for the most threads, dash-dot for fewer)
-    against size, or as a horizontal line at its value for size `at`."""
+    """Each baseline library (black, then grey for a second one such as cuBLAS with
+    transfers; dashed for the most threads, dash-dot for fewer) against size, or as a
+    horizontal line at its value for size `at`."""
     lines = baseline_lines(rows)
     most = max((t for _, t in lines), default=0)
+    shade = {name: ("black", "dimgray", "darkgray")[i % 3]
+             for i, name in enumerate(sorted({name for name, _ in lines}))}
     for (name, threads), line in lines.items():
         style = "--" if threads == most else "-."
         label = name + (threads_suffix(threads, gpu) if with_threads else "")
         if at is None:
             sizes = sorted(line)
-            ax.plot(sizes, [line[s] for s in sizes], style, color="black", label=label)
+            ax.plot(sizes, [line[s] for s in sizes], style, color=shade[name], label=label)
         else:
             n = pick_size(line, at)
-            ax.axhline(line[n], linestyle=style, color="black", label=f"{label}, n={n}")
+            ax.axhline(line[n], linestyle=style, color=shade[name], label=f"{label}, n={n}")
     return [g for line in lines.values() for g in line.values()]
 
 
@@ -297,7 +301,7 @@ def save(fig, ax, out_dir, name, log_y):
     # Below the axes, so that the legend never hides a line.
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3)
     path = os.path.join(out_dir, name)
-    fig.savefig(path)
+    fig.savefig(path, bbox_inches="tight")  # the legend below the axes too, however wide
     plt.close(fig)
     print(path)
 
@@ -409,7 +413,8 @@ def plot_stages(rows, peaks, out_dir):
 
 
 def plot_progressions(rows, peaks, out_dir, want):
-    """Progression charts per kind (CPU, GPU: 1000x apart) and per device."""
+    """Progression charts per kind (CPU, GPU: 1000x apart) and per device.
+    want: the bar chart's size, or None for each kind's default."""
     groups = defaultdict(list)  # (kind, device) -> rows
     for key in {(r["stage"], r["device"]) for r in rows}:
         mine = [r for r in rows if (r["stage"], r["device"]) == key]
@@ -419,8 +424,9 @@ def plot_progressions(rows, peaks, out_dir, want):
         several_devices = len([k for k, _ in groups if k == kind]) > 1
         suffix = ((f"_{kind}" if len(kinds) > 1 else "")
                   + (f"_{slug(device)}" if several_devices else ""))
-        plot_progression(mine, peaks, out_dir, suffix, want)
-        plot_progression_sizes(mine, peaks, out_dir, suffix, want)
+        n = want or (4096 if kind == "gpu" else 1024)
+        plot_progression(mine, peaks, out_dir, suffix, n)
+        plot_progression_sizes(mine, peaks, out_dir, suffix, n)
 
 
 # ---------------------------------------------------------------- main
@@ -429,11 +435,12 @@ def main():
     ap = argparse.ArgumentParser(description="Draw stage and progression charts "
                                  "from result CSVs.")
     ap.add_argument("--out", default="docs/figures", help="output folder (docs/figures)")
-    ap.add_argument("--size", type=int, default=1024, help="size of the progression bars")
+    ap.add_argument("--size", type=int, default=None,
+                    help="size of the progression bars (default 1024 on a CPU, 4096 on a GPU)")
     ap.add_argument("paths", nargs="+", metavar="PATH", help="CSV file or folder of CSVs")
     args = ap.parse_args()
     try:
-        if args.size < 1:
+        if args.size is not None and args.size < 1:
             raise InputError(f"--size {args.size}: must be at least 1")
         results, peaks = load(args.paths)
         rows = plottable(results)
