@@ -340,6 +340,135 @@ void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, co
         gemm_warptile_t<128, 256, 16, 32, 64, 8, 8>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
+/* ---- experiment: thin strips at the edges, apart from the tiles ------------------------------
+ * A size one past a multiple of the tile (4097 = 16 x 256 + 1) leaves a strip of C one column
+ * wide and one row high. In the tiled grid each of its blocks runs the whole k loop for one
+ * column (or row) of results. Here the tiles cover the whole tiles only, and two small kernels
+ * compute the strips: they read A's rows (B's columns) once, as a memory-bound dot product. */
+#define STRIP_MAX 8 /* at most this many leftover columns or rows go to a strip kernel */
+#define STRIP_COL_ROWS 4 /* rows of C per warp in the column strip: each B load feeds 4 rows */
+
+/* C[0..M-1][0..w-1] (w <= STRIP_MAX columns; B and C point at the strip's first column): one
+ * warp per STRIP_COL_ROWS rows, its lanes over k, a shuffle sum at the end. */
+__global__ void __launch_bounds__(128)
+strip_cols_kernel(int M, int w, int K, float alpha, const float *A, int lda, const float *B,
+                  int ldb, float beta, float *C, int ldc)
+{
+    int lane = threadIdx.x % 32;
+    int r0 = (blockIdx.x * 4 + threadIdx.x / 32) * STRIP_COL_ROWS;
+    if (r0 >= M) /* the whole warp leaves; no barrier follows */
+        return;
+    float acc[STRIP_COL_ROWS][STRIP_MAX] = {};
+#pragma unroll 4
+    for (int k = lane; k < K; k += 32) {
+        float b[STRIP_MAX];
+#pragma unroll
+        for (int j = 0; j < STRIP_MAX; j++)
+            b[j] = j < w ? B[(size_t)k * ldb + j] : 0.0f;
+#pragma unroll
+        for (int i = 0; i < STRIP_COL_ROWS; i++) {
+            float a = r0 + i < M ? A[(size_t)(r0 + i) * lda + k] : 0.0f;
+#pragma unroll
+            for (int j = 0; j < STRIP_MAX; j++)
+                acc[i][j] = fmaf(a, b[j], acc[i][j]);
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < STRIP_COL_ROWS; i++)
+#pragma unroll
+        for (int j = 0; j < STRIP_MAX; j++) {
+            float v = acc[i][j];
+#pragma unroll
+            for (int off = 16; off > 0; off /= 2)
+                v += __shfl_xor_sync(0xffffffffu, v, off);
+            if (lane == 0 && r0 + i < M && j < w)
+                gemm_store(&C[(size_t)(r0 + i) * ldc + j], alpha, v, beta);
+        }
+}
+
+/* C[0..h-1][0..N-1] (h <= STRIP_MAX rows; A and C point at the strip's first row): 32 columns
+ * per block, one per lane; the 16 warps take 16 interleaved shares of k (a coalesced 128-byte
+ * row of B each), then add their sums through shared memory. */
+__global__ void __launch_bounds__(512)
+strip_rows_kernel(int h, int N, int K, float alpha, const float *A, int lda, const float *B,
+                  int ldb, float beta, float *C, int ldc)
+{
+    __shared__ float part[16][STRIP_MAX][33];
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    int c = blockIdx.x * 32 + lane;
+    float acc[STRIP_MAX] = {};
+    if (c < N) {
+#pragma unroll 4
+        for (int k = warp; k < K; k += 16) {
+            float b = B[(size_t)k * ldb + c];
+#pragma unroll
+            for (int i = 0; i < STRIP_MAX; i++)
+                if (i < h)
+                    acc[i] = fmaf(A[(size_t)i * lda + k], b, acc[i]);
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < STRIP_MAX; i++)
+        part[warp][i][lane] = acc[i];
+    __syncthreads();
+    if (threadIdx.x < 32 * STRIP_MAX) {
+        int i = threadIdx.x / 32;
+        float v = 0.0f;
+#pragma unroll
+        for (int w = 0; w < 16; w++)
+            v += part[w][i][lane];
+        if (i < h && c < N)
+            gemm_store(&C[(size_t)i * ldc + c], alpha, v, beta);
+    }
+}
+
+/* The part of C that whole BM x BN tiles cover, M1 x N1, and the thin strips left over:
+ * a strip only where at most STRIP_MAX columns (rows) are left and at least one whole tile. */
+static inline void split_strips(int M, int N, int BM, int BN, int *M1, int *N1)
+{
+    *M1 = M > BM && M % BM <= STRIP_MAX ? M - M % BM : M;
+    *N1 = N > BN && N % BN <= STRIP_MAX ? N - N % BN : N;
+}
+
+/* The strips of C outside M1 x N1: rows 0..M1-1 of columns N1.., then rows M1.. of every column. */
+static inline void launch_strips(int M, int N, int K, int M1, int N1, float alpha, const float *A,
+                                 int lda, const float *B, int ldb, float beta, float *C, int ldc)
+{
+    if (N1 < N) {
+        int warps = ceil_div(M1, STRIP_COL_ROWS);
+        strip_cols_kernel<<<ceil_div(warps, 4), 128, 0, gemm_stream()>>>(
+            M1, N - N1, K, alpha, A, lda, B + N1, ldb, beta, C + N1, ldc);
+        CUDA_CHECK_LAUNCH();
+    }
+    if (M1 < M) {
+        strip_rows_kernel<<<ceil_div(N, 32), 512, 0, gemm_stream()>>>(
+            M - M1, N, K, alpha, A + (size_t)M1 * lda, lda, B, ldb, beta, C + (size_t)M1 * ldc,
+            ldc);
+        CUDA_CHECK_LAUNCH();
+    }
+}
+
+/* Experiment: warptile on the whole tiles, thin leftover strips by strip kernels (above). */
+void gemm_warptile_strips(int M, int N, int K, float alpha, const float *A, int lda,
+                          const float *B, int ldb, float beta, float *C, int ldc)
+{
+    if (M == 0 || N == 0 || K == 0)
+        return;
+    int bM1, bN1, sM1, sN1;
+    split_strips(M, N, 128, 256, &bM1, &bN1);
+    split_strips(M, N, 128, 128, &sM1, &sN1);
+    double big = warptile_fill<128, 256, 16, 32, 64, 8, 8>(bM1, bN1);
+    double small = warptile_fill<128, 128, 16, 32, 64, 8, 8>(sM1, sN1);
+    int M1 = bM1, N1 = bN1;
+    if (SMALL_TILE_SPEED * small > big) {
+        M1 = sM1, N1 = sN1;
+        gemm_warptile_t<128, 128, 16, 32, 64, 8, 8>(M1, N1, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    } else {
+        gemm_warptile_t<128, 256, 16, 32, 64, 8, 8>(M1, N1, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    }
+    launch_strips(M, N, K, M1, N1, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
 void gemm_async_pipeline(int M, int N, int K, float alpha, const float *A, int lda,
                          const float *B, int ldb, float beta, float *C, int ldc)
 {

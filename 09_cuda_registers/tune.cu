@@ -23,7 +23,16 @@
     {"async_pipeline/" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #S,        \
      "cp.async pipeline", gemm_async_t<BM, BN, BK, WM, WN, TM, TN, S>}
 
+#define WTP(BM, BN, BK, WM, WN, TM, TN)                                                       \
+    {"warptile/" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s2_prefetch",       \
+     "experiment: fragments double-buffered in registers", gemm_warptile_t<BM, BN, BK, WM, WN, TM, TN, 1>}
+
 const gemm_variant tune_variants[] = {
+    /* experiments of the round after 5dce17f */
+    {"warptile_strips", "experiment: warptile on whole tiles, thin edges by strip kernels",
+     gemm_warptile_strips},
+    WTP(128, 256, 16, 32, 64, 8, 8),
+    WT(128, 256, 32, 32, 64, 8, 8),
     WT(128, 128, 8, 32, 64, 8, 8),   /* 256 threads, 2 blocks per SM */
     WT(128, 128, 8, 64, 32, 8, 8),
     WT(128, 128, 16, 32, 64, 8, 8),

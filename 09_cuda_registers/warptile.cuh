@@ -136,6 +136,34 @@ __device__ __forceinline__ void thread_tile_fma(const float *As, const float *Bs
     }
 }
 
+/* Experiment (PREFETCH): the fragments of one k, the thread's TM values of A and TN of B, into
+ * registers; and the outer product of a fragment pair. */
+template <int LDA_S, int LDB_S, int TM, int TN, int SLAB_M, int SLAB_N>
+__device__ __forceinline__ void load_fragment(const float *As, const float *Bs, int k,
+                                              float (&a)[TM], float (&b)[TN])
+{
+#pragma unroll
+    for (int g = 0; g < TM / 4; g++) {
+        float4 v = *reinterpret_cast<const float4 *>(&As[k * LDA_S + g * SLAB_M]);
+        a[4 * g + 0] = v.x; a[4 * g + 1] = v.y; a[4 * g + 2] = v.z; a[4 * g + 3] = v.w;
+    }
+#pragma unroll
+    for (int h = 0; h < TN / 4; h++) {
+        float4 v = *reinterpret_cast<const float4 *>(&Bs[k * LDB_S + h * SLAB_N]);
+        b[4 * h + 0] = v.x; b[4 * h + 1] = v.y; b[4 * h + 2] = v.z; b[4 * h + 3] = v.w;
+    }
+}
+template <int TM, int TN>
+__device__ __forceinline__ void outer_product(const float (&a)[TM], const float (&b)[TN],
+                                              float (&acc)[TM][TN])
+{
+#pragma unroll
+    for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++)
+            acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+}
+
 /* The thread's results to C: row0, col0 is its first element; rows past M are skipped,
  * columns past N are left out by store4. */
 template <int TM, int TN, int SLAB_M, int SLAB_N>
@@ -274,7 +302,7 @@ __device__ __forceinline__ void store_tiles(const load_plan<BM, BN, BK, NT> &lp,
         *reinterpret_cast<float4 *>(&Bs[(lp.b_k + i * plan::b_step) * BN + lp.b_c]) = rb[i];
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int PREFETCH = 0>
 __global__ void __launch_bounds__((tile_config<BM, BN, BK, WM, WN, TM, TN, 2>::threads),
                                   (tile_config<BM, BN, BK, WM, WN, TM, TN, 2>::min_blocks))
 warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
@@ -304,6 +332,39 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
     __syncthreads();
 
     int buf = 0;
+    if (PREFETCH) {
+        /* Experiment: fragments double-buffered in registers. The fragment of k + 1 is read
+         * from shared memory before the FMAs of k; at the slice's last k, the next tile is
+         * stored and the barrier passed first, so the next slice's first fragment is read
+         * while the last k's FMAs run. */
+        float fa[2][TM], fb[2][TN];
+        load_fragment<cfg::lda_s, BN, TM, TN, cfg::slab_m, cfg::slab_n>(BUF_A(0) + tr,
+                                                                        BUF_B(0) + tc, 0, fa[0],
+                                                                        fb[0]);
+        for (int k0 = 0; k0 < K; k0 += BK) {
+            bool more = k0 + BK < K;
+            if (more)
+                load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, k0 + BK,
+                           interior && k0 + 2 * BK <= K, vec, ra, rb);
+#pragma unroll
+            for (int k = 0; k < BK; k++) {
+                if (k == BK - 1) {
+                    if (more)
+                        store_tiles<BM, BN, BK, cfg::lda_s, NT>(lp, BUF_A(buf ^ 1),
+                                                                BUF_B(buf ^ 1), ra, rb);
+                    __syncthreads();
+                    buf ^= 1;
+                }
+                load_fragment<cfg::lda_s, BN, TM, TN, cfg::slab_m, cfg::slab_n>(
+                    BUF_A(buf) + tr, BUF_B(buf) + tc, (k + 1) % BK, fa[(k + 1) % 2],
+                    fb[(k + 1) % 2]);
+                outer_product<TM, TN>(fa[k % 2], fb[k % 2], acc); /* no `active` test: a
+                    branch per k kept ptxas from interleaving the steps; an inactive thread's
+                    results are never stored */
+            }
+        }
+        K = 0; /* skip the loop below */
+    }
     for (int k0 = 0; k0 < K; k0 += BK) {
         bool more = k0 + BK < K;
         if (more) /* issue the next tile's loads now; they arrive while we compute */
@@ -492,13 +553,13 @@ static void launch_tiles(int M, int N, int K, float alpha, const float *A, int l
     }
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int PREFETCH = 0>
 void gemm_warptile_t(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                      int ldb, float beta, float *C, int ldc)
 {
     launch_tiles<tile_config<BM, BN, BK, WM, WN, TM, TN, 2>, BM, BN,
-                 warptile_kernel<BM, BN, BK, WM, WN, TM, TN>>(M, N, K, alpha, A, lda, B, ldb,
-                                                             beta, C, ldc);
+                 warptile_kernel<BM, BN, BK, WM, WN, TM, TN, PREFETCH>>(M, N, K, alpha, A, lda,
+                                                                       B, ldb, beta, C, ldc);
 }
 
 /* ---- waves: how well a grid fills the GPU ---------------------------------------------------- */
