@@ -26,5 +26,5 @@ $lock $bin --variant "$best" --sizes 16384 --reps 10 --csv "$csv"
 choice=$out/09_cuda_registers_choice.csv
 rm -f "$choice"
 $lock $bin --variant warptile --sizes 1024,4096x4097x4096,4097 --csv "$choice"
-$lock $bin --tune --variant warptile/128x256x16_w32x64_t8x8_s2,warptile/128x128x16_w32x64_t8x8_s2 \
+$lock $bin --tune --variant warptile/128x256x16_w32x64_t8x8_s2_prefetch,warptile/128x128x16_w32x64_t8x8_s2 \
     --sizes 1024,4096x4097x4096,4097 --csv "$choice"

@@ -327,20 +327,7 @@ void gemm_double_buffer(int M, int N, int K, float alpha, const float *A, int ld
  * for the 6%. README.md, "Choosing the tile by counting waves", has the arithmetic. */
 #define SMALL_TILE_SPEED 0.94 /* 128x128's speed on whole waves, as a share of 128x256's */
 
-void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
-                   int ldb, float beta, float *C, int ldc)
-{
-    if (M == 0 || N == 0 || K == 0)
-        return;
-    double big = warptile_fill<128, 256, 16, 32, 64, 8, 8>(M, N);
-    double small = warptile_fill<128, 128, 16, 32, 64, 8, 8>(M, N);
-    if (SMALL_TILE_SPEED * small > big) /* block 128x128, k-slice 16, warp 32x64, thread 8x8 */
-        gemm_warptile_t<128, 128, 16, 32, 64, 8, 8>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-    else /* block 128x256, k-slice 16, warp 32x64, thread 8x8: 512 threads, one block per SM */
-        gemm_warptile_t<128, 256, 16, 32, 64, 8, 8>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-}
-
-/* ---- experiment: thin strips at the edges, apart from the tiles ------------------------------
+/* ---- thin strips at the edges, apart from the tiles -------------------------------------------
  * A size one past a multiple of the tile (4097 = 16 x 256 + 1) leaves a strip of C one column
  * wide and one row high. In the tiled grid each of its blocks runs the whole k loop for one
  * column (or row) of results. Here the tiles cover the whole tiles only, and two small kernels
@@ -448,23 +435,26 @@ static inline void launch_strips(int M, int N, int K, int M1, int N1, float alph
     }
 }
 
-/* Experiment: warptile on the whole tiles, thin leftover strips by strip kernels (above). */
-void gemm_warptile_strips(int M, int N, int K, float alpha, const float *A, int lda,
-                          const float *B, int ldb, float beta, float *C, int ldc)
+/* warptile picks its tile by the grid fill of the whole tiles; thin strips left over (at most
+ * STRIP_MAX columns or rows, as at 4097) go to the strip kernels above. */
+void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                   int ldb, float beta, float *C, int ldc)
 {
     if (M == 0 || N == 0 || K == 0)
         return;
     int bM1, bN1, sM1, sN1;
     split_strips(M, N, 128, 256, &bM1, &bN1);
     split_strips(M, N, 128, 128, &sM1, &sN1);
-    double big = warptile_fill<128, 256, 16, 32, 64, 8, 8>(bM1, bN1);
+    double big = warptile_fill<128, 256, 16, 32, 64, 8, 8, 1>(bM1, bN1);
     double small = warptile_fill<128, 128, 16, 32, 64, 8, 8>(sM1, sN1);
     int M1 = bM1, N1 = bN1;
-    if (SMALL_TILE_SPEED * small > big) {
+    if (SMALL_TILE_SPEED * small > big) { /* block 128x128, k-slice 16, warp 32x64, thread 8x8 */
         M1 = sM1, N1 = sN1;
         gemm_warptile_t<128, 128, 16, 32, 64, 8, 8>(M1, N1, K, alpha, A, lda, B, ldb, beta, C, ldc);
-    } else {
-        gemm_warptile_t<128, 256, 16, 32, 64, 8, 8>(M1, N1, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    } else { /* block 128x256, k-slice 16, warp 32x64, thread 8x8, fragments prefetched:
+              * 512 threads, one block per SM */
+        gemm_warptile_t<128, 256, 16, 32, 64, 8, 8, 1>(M1, N1, K, alpha, A, lda, B, ldb, beta, C,
+                                                       ldc);
     }
     launch_strips(M, N, K, M1, N1, alpha, A, lda, B, ldb, beta, C, ldc);
 }

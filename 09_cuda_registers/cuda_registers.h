@@ -9,7 +9,6 @@ gemm_fn gemm_vectorized;
 gemm_fn gemm_double_buffer;
 gemm_fn gemm_warptile;
 gemm_fn gemm_async_pipeline;
-gemm_fn gemm_warptile_strips; /* experiment */
 
 
 /* --tune: the grid of warptile and async_pipeline configurations (tune.cu) */

@@ -17,7 +17,8 @@ static const gemm_variant variants[] = {
     {"double_buffer", "vectorized with two shared-memory buffers: load the next tile meanwhile",
      gemm_double_buffer},
     {"warptile", "double_buffer with 32x64 warp tiles (conflict-free reads), 128x256x16 blocks "
-                 "(128x128x16 where they fill the GPU better)",
+                 "with fragments prefetched (128x128x16 where they fill the GPU better), thin "
+                 "edge strips by strip kernels",
      gemm_warptile},
     {"async_pipeline", "warptile's arithmetic fed by cp.async, 3 stages of 128x128x32 tiles",
      gemm_async_pipeline},

@@ -25,14 +25,10 @@
 
 #define WTP(BM, BN, BK, WM, WN, TM, TN)                                                       \
     {"warptile/" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s2_prefetch",       \
-     "experiment: fragments double-buffered in registers", gemm_warptile_t<BM, BN, BK, WM, WN, TM, TN, 1>}
+     "fragments of k + 1 read during the FMAs of k", gemm_warptile_t<BM, BN, BK, WM, WN, TM, TN, 1>}
 
 const gemm_variant tune_variants[] = {
-    /* experiments of the round after 5dce17f */
-    {"warptile_strips", "experiment: warptile on whole tiles, thin edges by strip kernels",
-     gemm_warptile_strips},
-    WTP(128, 256, 16, 32, 64, 8, 8),
-    WT(128, 256, 32, 32, 64, 8, 8),
+    WTP(128, 256, 16, 32, 64, 8, 8), /* warptile's 128x256 (gemm_warptile, cuda_registers.cu) */
     WT(128, 128, 8, 32, 64, 8, 8),   /* 256 threads, 2 blocks per SM */
     WT(128, 128, 8, 64, 32, 8, 8),
     WT(128, 128, 16, 32, 64, 8, 8),

@@ -1,9 +1,12 @@
 /* warptile.cuh: the last two kernels of 09_cuda_registers, as templates over their tile sizes,
  * and the small device helpers the later variants share.
  *
- *   warptile_kernel<BM, BN, BK, WM, WN, TM, TN>         two shared-memory buffers, the next tile
+ *   warptile_kernel<BM, BN, BK, WM, WN, TM, TN, PREFETCH>
+ *                                                        two shared-memory buffers, the next tile
  *                                                        staged through registers (double_buffer's
- *                                                        pipeline) and an explicit warp tile
+ *                                                        pipeline) and an explicit warp tile;
+ *                                                        PREFETCH 1: the fragments of k + 1 read
+ *                                                        into registers during the FMAs of k
  *   async_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES>    the same warp tile, fed by cp.async into
  *                                                        STAGES shared-memory buffers (3 or more)
  *
@@ -136,8 +139,8 @@ __device__ __forceinline__ void thread_tile_fma(const float *As, const float *Bs
     }
 }
 
-/* Experiment (PREFETCH): the fragments of one k, the thread's TM values of A and TN of B, into
- * registers; and the outer product of a fragment pair. */
+/* For PREFETCH (warptile_kernel): the fragments of one k, the thread's TM values of A and TN of
+ * B, into registers; and the outer product of a fragment pair. */
 template <int LDA_S, int LDB_S, int TM, int TN, int SLAB_M, int SLAB_N>
 __device__ __forceinline__ void load_fragment(const float *As, const float *Bs, int k,
                                               float (&a)[TM], float (&b)[TN])
@@ -333,10 +336,10 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
 
     int buf = 0;
     if (PREFETCH) {
-        /* Experiment: fragments double-buffered in registers. The fragment of k + 1 is read
-         * from shared memory before the FMAs of k; at the slice's last k, the next tile is
-         * stored and the barrier passed first, so the next slice's first fragment is read
-         * while the last k's FMAs run. */
+        /* Fragments double-buffered in registers: the fragment of k + 1 is read from shared
+         * memory before the FMAs of k. At the slice's last k the next tile is stored and the
+         * barrier passed first, so the next slice's first fragment arrives while the last k's
+         * FMAs run, instead of every warp waiting for it after the barrier. */
         float fa[2][TM], fb[2][TN];
         load_fragment<cfg::lda_s, BN, TM, TN, cfg::slab_m, cfg::slab_n>(BUF_A(0) + tr,
                                                                         BUF_B(0) + tc, 0, fa[0],
@@ -358,25 +361,27 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
                 load_fragment<cfg::lda_s, BN, TM, TN, cfg::slab_m, cfg::slab_n>(
                     BUF_A(buf) + tr, BUF_B(buf) + tc, (k + 1) % BK, fa[(k + 1) % 2],
                     fb[(k + 1) % 2]);
-                outer_product<TM, TN>(fa[k % 2], fb[k % 2], acc); /* no `active` test: a
-                    branch per k kept ptxas from interleaving the steps; an inactive thread's
-                    results are never stored */
+                /* No `active` test: a branch per k kept ptxas from interleaving the steps. An
+                 * inactive thread's results are never stored; thin edge blocks are rare here,
+                 * since gemm_warptile gives thin strips of C to strip kernels. */
+                outer_product<TM, TN>(fa[k % 2], fb[k % 2], acc);
             }
         }
-        K = 0; /* skip the loop below */
-    }
-    for (int k0 = 0; k0 < K; k0 += BK) {
-        bool more = k0 + BK < K;
-        if (more) /* issue the next tile's loads now; they arrive while we compute */
-            load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, k0 + BK,
-                       interior && k0 + 2 * BK <= K, vec, ra, rb);
-        if (active)
-            thread_tile_fma<BK, cfg::lda_s, BN, TM, TN, cfg::slab_m, cfg::slab_n>(
-                BUF_A(buf) + tr, BUF_B(buf) + tc, acc);
-        if (more) /* the other buffer was last read before the previous barrier */
-            store_tiles<BM, BN, BK, cfg::lda_s, NT>(lp, BUF_A(buf ^ 1), BUF_B(buf ^ 1), ra, rb);
-        __syncthreads();
-        buf ^= 1;
+    } else {
+        for (int k0 = 0; k0 < K; k0 += BK) {
+            bool more = k0 + BK < K;
+            if (more) /* issue the next tile's loads now; they arrive while we compute */
+                load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, k0 + BK,
+                           interior && k0 + 2 * BK <= K, vec, ra, rb);
+            if (active)
+                thread_tile_fma<BK, cfg::lda_s, BN, TM, TN, cfg::slab_m, cfg::slab_n>(
+                    BUF_A(buf) + tr, BUF_B(buf) + tc, acc);
+            if (more) /* the other buffer was last read before the previous barrier */
+                store_tiles<BM, BN, BK, cfg::lda_s, NT>(lp, BUF_A(buf ^ 1), BUF_B(buf ^ 1), ra,
+                                                        rb);
+            __syncthreads();
+            buf ^= 1;
+        }
     }
 #undef BUF_A
 #undef BUF_B
@@ -580,7 +585,7 @@ static inline double grid_fill(long blocks, int sms, int per_sm)
 /* grid_fill of a warptile configuration for an M x N result on the current GPU. The SM count
  * and the blocks per SM (registers, shared memory, threads: the occupancy calculator) are
  * asked once per GPU. */
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int PREFETCH = 0>
 double warptile_fill(int M, int N)
 {
     using cfg = tile_config<BM, BN, BK, WM, WN, TM, TN, 2>;
@@ -589,10 +594,11 @@ double warptile_fill(int M, int N)
     CUDA_CHECK(cudaGetDevice(&dev));
     int sms = dev < 64 ? sms_of[dev] : 0, per_sm = dev < 64 ? per_sm_of[dev] : 0;
     if (sms == 0 || per_sm == 0) {
-        allow_large_smem<cfg, warptile_kernel<BM, BN, BK, WM, WN, TM, TN>>(dev);
+        allow_large_smem<cfg, warptile_kernel<BM, BN, BK, WM, WN, TM, TN, PREFETCH>>(dev);
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, warptile_kernel<BM, BN, BK, WM, WN, TM, TN>, cfg::threads, cfg::smem_bytes));
+            &per_sm, warptile_kernel<BM, BN, BK, WM, WN, TM, TN, PREFETCH>, cfg::threads,
+            cfg::smem_bytes));
         if (dev < 64) {
             sms_of[dev] = sms;
             per_sm_of[dev] = per_sm;
