@@ -7,7 +7,9 @@
  *   double_buffer   vectorized with two shared-memory buffers: the next tile is loaded (into
  *                   registers, then the other buffer) while this one is computed
  *   warptile        double_buffer with an explicit warp tile between block and thread: the 32
- *                   lanes of a warp read shared memory without bank conflicts, with broadcast
+ *                   lanes of a warp read shared memory without bank conflicts, with broadcast;
+ *                   the next k's operands read during this k's FMAs; thin edge strips of C by
+ *                   two strip kernels
  *   async_pipeline  warptile's arithmetic fed by cp.async, three or more shared-memory stages
  *
  * In 08 a thread loaded one element of A and one of B from shared memory for every FMA: the
