@@ -51,7 +51,8 @@ static int cpu_avx2(void) { return 0; }
 
 const microkernel uk_avx512_6x64 = {"avx512_6x64", 6, 64, X86_ONLY(microkernel_avx512_6x64),
                                      cpu_avx512, "AVX-512F/DQ/VL",
-                                     X86_ONLY(microkernel_avx512_6x64_a_in_place)};
+                                     X86_ONLY(microkernel_avx512_6x64_a_in_place),
+                                     X86_ONLY(pack_a_avx512_6)};
 const microkernel uk_avx512_14x32 = {"avx512_14x32", 14, 32, X86_ONLY(microkernel_avx512_14x32),
                                      cpu_avx512, "AVX-512F/DQ/VL"};
 const microkernel uk_avx2_6x16 = {"avx2_6x16", 6, 16, X86_ONLY(microkernel_avx2_6x16), cpu_avx2,
@@ -235,10 +236,15 @@ void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const 
 
                 if (!a_in_place) { /* (the same for every thread, as an omp for needs) */
 #pragma omp for schedule(static)
-                    for (int q = 0; q < panels; q++)
-                        pack_a_panel(MR, min_int(MR, mc - q * MR), kc,
-                                     &A[IDX(ic + q * MR, pc, lda)], lda, mc - q * MR,
-                                     apack + (size_t)q * MR * kc);
+                    for (int q = 0; q < panels; q++) {
+                        const float *aq = &A[IDX(ic + q * MR, pc, lda)];
+                        float *dst = apack + (size_t)q * MR * kc;
+                        if (uk->pack_a && mc - q * MR >= MR) /* a full panel: in registers */
+                            uk->pack_a(kc, aq, lda, mc - q * MR >= 2 * MR, dst);
+                        else
+                            pack_a_panel(MR, min_int(MR, mc - q * MR), kc, aq, lda, mc - q * MR,
+                                         dst);
+                    }
                     /* (the barrier here: the A block is complete before anyone reads it) */
                 }
 

@@ -119,6 +119,51 @@ void microkernel_avx512_6x64_a_in_place(int kc, const float *a, int lda, const f
     avx512_tile(6, 4, 1, kc, a, lda, b, alpha, beta, c, ldc, m, n);
 }
 
+/* A's packing for the 6-row kernel, 16 columns at a time: load 16 floats of each of the 6 rows,
+ * transpose the 6 x 16 block in registers and store it as 16 columns of 6 (a[p*6 + i] = A(i, p)),
+ * six whole vectors instead of 96 single floats. Output vector k, lane l holds element
+ * f = 16k + l of the block: A(f % 6, f / 6); it is gathered from the six rows by one permute
+ * (vpermps) per row, each writing only its own lanes (the mask). A full panel only (6 rows);
+ * goto.c's scalar pack_a_panel does the edges. Each chunk asks for the same 16 columns of the
+ * next panel (6 rows down), spread over the loop rather than in bursts. */
+void pack_a_avx512_6(int kc, const float *A, int lda, int prefetch_next, float *dst)
+{
+    __m512i idx[6];
+    __mmask16 mask[6][6];
+    for (int k = 0; k < 6; k++) {
+        int from[16];
+        unsigned m[6] = {0};
+        for (int l = 0; l < 16; l++) {
+            from[l] = (16 * k + l) / 6;
+            m[(16 * k + l) % 6] |= 1u << l;
+        }
+        idx[k] = _mm512_loadu_si512(from);
+        for (int r = 0; r < 6; r++)
+            mask[k][r] = (__mmask16)m[r];
+    }
+    int p = 0;
+    for (; p + 16 <= kc; p += 16) {
+        __m512 row[6];
+#pragma GCC unroll 6
+        for (int r = 0; r < 6; r++) {
+            row[r] = _mm512_loadu_ps(&A[IDX(r, p, lda)]);
+            if (prefetch_next)
+                _mm_prefetch((const char *)&A[IDX(r + 6, p, lda)], _MM_HINT_T0);
+        }
+#pragma GCC unroll 6
+        for (int k = 0; k < 6; k++) {
+            __m512 o = _mm512_permutexvar_ps(idx[k], row[0]);
+#pragma GCC unroll 6
+            for (int r = 1; r < 6; r++)
+                o = _mm512_mask_permutexvar_ps(o, mask[k][r], idx[k], row[r]);
+            _mm512_storeu_ps(dst + (size_t)p * 6 + 16 * k, o);
+        }
+    }
+    for (; p < kc; p++) /* the last kc % 16 columns */
+        for (int r = 0; r < 6; r++)
+            dst[(size_t)p * 6 + r] = A[IDX(r, p, lda)];
+}
+
 /* The tile with the most accumulators: 28, 1.75 FMAs per load (the chapter compares them). */
 void microkernel_avx512_14x32(int kc, const float *a, const float *b, float alpha, float beta,
                               float *c, int ldc, int m, int n)

@@ -127,8 +127,9 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
     omp_set_num_threads(threads);
     openblas_set_num_threads(threads);
     const microkernel *best = microkernel_best();
+    /* the same packing as gemm_simd's when it packs A (A is always packed here) */
     const microkernel nothing = {"nothing", best->mr, best->nr, do_nothing, best->cpu_has,
-                                 best->needs};
+                                 best->needs, NULL, best->pack_a};
     const int n = atoi(argv[0]);
     int nsets = packing ? 1 : argc - 1, blk[MAX_SETS][3] = {{0}};
     if (n < 1 || nsets < 1 || nsets > MAX_SETS - 1)

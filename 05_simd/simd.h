@@ -47,6 +47,14 @@ typedef void microkernel_a_fn(int kc, const float *a, int lda, const float *b, f
 microkernel_a_fn microkernel_avx512_6x64_a_in_place;
 #endif
 
+/* A packing routine for a full MR-row micro-panel of A (the A argument of the contract above):
+ * dst[p*MR + i] = A(i, p) for i < MR, p < kc. prefetch_next: the next panel's MR rows (A + MR*lda)
+ * exist, ask for them. NULL in a microkernel: goto.c's scalar pack_a_panel does it. */
+typedef void pack_a_fn(int kc, const float *A, int lda, int prefetch_next, float *dst);
+#ifdef SIMD_X86
+pack_a_fn pack_a_avx512_6;
+#endif
+
 /* A micro-kernel and the facts the five loops need about it. */
 typedef struct microkernel {
     const char *name; /* the variant's name: "avx512_6x64" */
@@ -55,6 +63,7 @@ typedef struct microkernel {
     int (*cpu_has)(void); /* can this CPU run it? (__builtin_cpu_supports) */
     const char *needs;    /* what it needs, for messages: "AVX-512F/DQ/VL" */
     microkernel_a_fn *fn_a_in_place; /* the same kernel reading A unpacked (NULL: none) */
+    pack_a_fn *pack_a;               /* a faster packing of full A panels (NULL: the scalar one) */
 } microkernel;
 
 extern const microkernel uk_avx512_6x64, uk_avx512_14x32, uk_avx2_6x16, uk_generic_6x16,
