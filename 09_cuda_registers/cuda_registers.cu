@@ -437,48 +437,8 @@ static inline void launch_strips(int M, int N, int K, int M1, int N1, float alph
     }
 }
 
-/* Rows whose length is not a multiple of 4 floats (an odd lda, as at 4095 and 4097) keep the
- * tile kernels off their float4 loads: four scalar loads each, 9-10% of the time at 4096 x 4096
- * x 4097. For a large enough product it pays to copy such an operand once into rows padded to a
- * multiple of 4 floats: at 4097 the copy of A and B moves 4 x 4097^2 x 4 bytes (268 MB), about
- * 0.1 ms against 3 ms of kernel. The buffer is stream-ordered (cudaMallocAsync), so concurrent
- * calls on several streams each get their own; the device's default pool keeps the memory
- * between calls instead of returning it at every synchronisation. Without memory for it, the
- * kernels read the operands where they are. */
-#define PAD_COPY_MIN_FLOPS (2.0 * 2048 * 2048 * 2048) /* below this the copy does not pay */
-
-static bool keep_pool_memory(void)
-{
-    static bool done[64];
-    int dev = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    if (dev < 64 && !done[dev]) {
-        cudaMemPool_t pool;
-        unsigned long long keep = ~0ull;
-        if (cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess ||
-            cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess) {
-            (void)cudaGetLastError();
-            return false;
-        }
-        done[dev] = true;
-    }
-    return true;
-}
-
-/* An aligned copy of the rows x cols matrix X (leading dimension ldx) into buf, rows padded
- * to a multiple of 4 floats; returns its leading dimension. */
-static int copy_padded(float *buf, const float *X, int rows, int cols, int ldx)
-{
-    int ld = (cols + 3) / 4 * 4;
-    CUDA_CHECK(cudaMemcpy2DAsync(buf, (size_t)ld * sizeof(float), X, (size_t)ldx * sizeof(float),
-                                 (size_t)cols * sizeof(float), rows, cudaMemcpyDeviceToDevice,
-                                 gemm_stream()));
-    return ld;
-}
-
 /* warptile picks its tile by the grid fill of the whole tiles; thin strips left over (at most
- * STRIP_MAX columns or rows, as at 4097) go to the strip kernels above; misaligned A or B of a
- * large product are read from aligned copies. */
+ * STRIP_MAX columns or rows, as at 4097) go to the strip kernels above. */
 void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                    int ldb, float beta, float *C, int ldc)
 {
@@ -489,36 +449,15 @@ void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, co
     split_strips(M, N, 128, 128, &sM1, &sN1);
     double big = warptile_fill<128, 256, 16, 32, 64, 8, 8, 1>(bM1, bN1);
     double small = warptile_fill<128, 128, 16, 32, 64, 8, 8>(sM1, sN1);
-    bool small_tiles = SMALL_TILE_SPEED * small > big;
-    int M1 = small_tiles ? sM1 : bM1, N1 = small_tiles ? sN1 : bN1;
-
-    const float *At = A, *Bt = B; /* what the tile kernels read */
-    int ldat = lda, ldbt = ldb;
-    float *buf = NULL;
-    bool pad_a = !rows_are_16B_aligned(A, lda), pad_b = !rows_are_16B_aligned(B, ldb);
-    if ((pad_a || pad_b) && 2.0 * M1 * N1 * K >= PAD_COPY_MIN_FLOPS && keep_pool_memory()) {
-        size_t a_floats = pad_a ? (size_t)M1 * ((K + 3) / 4 * 4) : 0;
-        size_t b_floats = pad_b ? (size_t)K * ((N1 + 3) / 4 * 4) : 0;
-        if (cudaMallocAsync((void **)&buf, (a_floats + b_floats) * sizeof(float),
-                            gemm_stream()) == cudaSuccess) {
-            if (pad_a)
-                At = buf, ldat = copy_padded(buf, A, M1, K, lda);
-            if (pad_b)
-                Bt = buf + a_floats, ldbt = copy_padded(buf + a_floats, B, K, N1, ldb);
-        } else {
-            (void)cudaGetLastError(); /* no room: read A and B where they are */
-            buf = NULL;
-        }
+    int M1 = bM1, N1 = bN1;
+    if (SMALL_TILE_SPEED * small > big) { /* block 128x128, k-slice 16, warp 32x64, thread 8x8 */
+        M1 = sM1, N1 = sN1;
+        gemm_warptile_t<128, 128, 16, 32, 64, 8, 8>(M1, N1, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    } else { /* block 128x256, k-slice 16, warp 32x64, thread 8x8, fragments prefetched:
+              * 512 threads, one block per SM */
+        gemm_warptile_t<128, 256, 16, 32, 64, 8, 8, 1>(M1, N1, K, alpha, A, lda, B, ldb, beta, C,
+                                                       ldc);
     }
-    if (small_tiles) /* block 128x128, k-slice 16, warp 32x64, thread 8x8 */
-        gemm_warptile_t<128, 128, 16, 32, 64, 8, 8>(M1, N1, K, alpha, At, ldat, Bt, ldbt, beta, C,
-                                                    ldc);
-    else /* block 128x256, k-slice 16, warp 32x64, thread 8x8, fragments prefetched:
-          * 512 threads, one block per SM */
-        gemm_warptile_t<128, 256, 16, 32, 64, 8, 8, 1>(M1, N1, K, alpha, At, ldat, Bt, ldbt, beta,
-                                                       C, ldc);
-    if (buf)
-        CUDA_CHECK(cudaFreeAsync(buf, gemm_stream()));
     launch_strips(M, N, K, M1, N1, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
