@@ -110,37 +110,8 @@ template <int n> __device__ __forceinline__ void cp_async_wait()
 
 /* ---- the warp tile: compute and store ------------------------------------------------------ */
 
-/* One k-slice of the thread's TM x TN results. As and Bs point at the thread's first element
- * of the transposed A tile (row stride LDA_S) and of the B tile (row stride LDB_S); its
- * sub-tiles are SLAB_M rows and SLAB_N columns apart. Per k: TM/4 + TN/4 float4 reads from
- * shared memory, TM*TN FMAs from registers. */
-template <int BK, int LDA_S, int LDB_S, int TM, int TN, int SLAB_M, int SLAB_N>
-__device__ __forceinline__ void thread_tile_fma(const float *As, const float *Bs,
-                                                float (&acc)[TM][TN])
-{
-#pragma unroll
-    for (int k = 0; k < BK; k++) {
-        float a[TM], b[TN];
-#pragma unroll
-        for (int g = 0; g < TM / 4; g++) {
-            float4 v = *reinterpret_cast<const float4 *>(&As[k * LDA_S + g * SLAB_M]);
-            a[4 * g + 0] = v.x; a[4 * g + 1] = v.y; a[4 * g + 2] = v.z; a[4 * g + 3] = v.w;
-        }
-#pragma unroll
-        for (int h = 0; h < TN / 4; h++) {
-            float4 v = *reinterpret_cast<const float4 *>(&Bs[k * LDB_S + h * SLAB_N]);
-            b[4 * h + 0] = v.x; b[4 * h + 1] = v.y; b[4 * h + 2] = v.z; b[4 * h + 3] = v.w;
-        }
-#pragma unroll
-        for (int i = 0; i < TM; i++)
-#pragma unroll
-            for (int j = 0; j < TN; j++)
-                acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-    }
-}
-
-/* For PREFETCH (warptile_kernel): the fragments of one k, the thread's TM values of A and TN of
- * B, into registers; and the outer product of a fragment pair. */
+/* The fragments of one k, the thread's TM values of A and TN of B, into registers; and the
+ * outer product of a fragment pair (PREFETCH in warptile_kernel keeps two pairs). */
 template <int LDA_S, int LDB_S, int TM, int TN, int SLAB_M, int SLAB_N>
 __device__ __forceinline__ void load_fragment(const float *As, const float *Bs, int k,
                                               float (&a)[TM], float (&b)[TN])
@@ -165,6 +136,22 @@ __device__ __forceinline__ void outer_product(const float (&a)[TM], const float 
 #pragma unroll
         for (int j = 0; j < TN; j++)
             acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+}
+
+/* One k-slice of the thread's TM x TN results. As and Bs point at the thread's first element
+ * of the transposed A tile (row stride LDA_S) and of the B tile (row stride LDB_S); its
+ * sub-tiles are SLAB_M rows and SLAB_N columns apart. Per k: TM/4 + TN/4 float4 reads from
+ * shared memory, TM*TN FMAs from registers. */
+template <int BK, int LDA_S, int LDB_S, int TM, int TN, int SLAB_M, int SLAB_N>
+__device__ __forceinline__ void thread_tile_fma(const float *As, const float *Bs,
+                                                float (&acc)[TM][TN])
+{
+#pragma unroll
+    for (int k = 0; k < BK; k++) {
+        float a[TM], b[TN];
+        load_fragment<LDA_S, LDB_S, TM, TN, SLAB_M, SLAB_N>(As, Bs, k, a, b);
+        outer_product<TM, TN>(a, b, acc);
+    }
 }
 
 /* The thread's results to C: row0, col0 is its first element; rows past M are skipped,
