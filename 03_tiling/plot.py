@@ -16,9 +16,13 @@ so `make plots` calls this script after it, and this chart takes the place of th
 Rows that FAILed their check are left out; repeated rows are combined by their median.
 """
 import csv
+import os
 import statistics
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from stage_cli import run  # noqa: E402
 
 import matplotlib
 
@@ -121,6 +125,4 @@ def main(src, dst):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: 03_tiling/plot.py RESULTS.csv OUT.png")
-    main(sys.argv[1], sys.argv[2])
+    run(main, "03_tiling/plot.py RESULTS.csv OUT.png")

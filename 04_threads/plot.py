@@ -15,9 +15,13 @@ chapter is about, which those cannot show: how much the second thread bought.
 GFLOP/s are medians over the same pairs. FAIL rows are left out.
 """
 import csv
+import os
 import statistics
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from stage_cli import run  # noqa: E402
 
 import matplotlib
 
@@ -91,6 +95,4 @@ def main(src, dst):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: 04_threads/plot.py RESULTS.csv OUT.png")
-    main(sys.argv[1], sys.argv[2])
+    run(main, "04_threads/plot.py RESULTS.csv OUT.png")

@@ -22,6 +22,9 @@ import statistics
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from stage_cli import run  # noqa: E402
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -104,10 +107,7 @@ def timeline(files, dst):
     plt.close(fig)
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: 10_cuda_multigpu/plot.py RESULTS/10_cuda_multigpu.csv OUT.png")
-    src, dst = sys.argv[1], sys.argv[2]
+def main(src, dst):
     scaling(src, dst)
     tdir = os.path.join(os.path.dirname(src), "10_cuda_multigpu")
     order = ["timeline_rows_split.csv", "timeline_tiled_streams.csv"]
@@ -117,4 +117,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(main, "10_cuda_multigpu/plot.py RESULTS/10_cuda_multigpu.csv OUT.png")

@@ -8,9 +8,13 @@ GB/s of data in (log scale) against the chunk length, RS(10,4), one thread: ever
 Repeated rows of one variant, timing and length are combined by their median.
 """
 import csv
+import os
 import statistics
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from stage_cli import run  # noqa: E402
 
 import matplotlib
 
@@ -58,6 +62,4 @@ def main(src, dst):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: plot.py RESULTS.csv OUT.png")
-    main(sys.argv[1], sys.argv[2])
+    run(main, "11_gf256/plot.py RESULTS.csv OUT.png")

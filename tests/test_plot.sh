@@ -73,5 +73,20 @@ check "a non-number in gflops exits 2" exits_2 "$tmp/nan.csv"
 check "a folder without CSVs exits 2" exits_2 "$tmp/nocsv"
 check "--size 0 exits 2" exits_2 --size 0 "$fixture"
 
+# A stage's own plot.py (plots/stage_cli.py): the same, for wrong arguments, a missing file and
+# a CSV without the harness's columns.
+stage_exits_2() { # stage_exits_2 NN_topic ARGS...
+    s=$1
+    shift
+    "$PY" "$root/$s/plot.py" "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
+    [ $? -eq 2 ] && [ "$(wc -l <"$tmp/bad.err")" -eq 1 ] && [ ! -s "$tmp/bad.out" ] &&
+        [ ! -e "$tmp/stage.png" ]
+}
+for s in 03_tiling 04_threads 10_cuda_multigpu 11_gf256; do
+    check "$s/plot.py with one argument exits 2" stage_exits_2 $s "$tmp/wrong.csv"
+    check "$s/plot.py on a missing file exits 2" stage_exits_2 $s "$tmp/no-such-file.csv" "$tmp/stage.png"
+    check "$s/plot.py on a wrong header exits 2" stage_exits_2 $s "$tmp/wrong.csv" "$tmp/stage.png"
+done
+
 echo "test_plot: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
