@@ -437,8 +437,82 @@ static inline void launch_strips(int M, int N, int K, int M1, int N1, float alph
     }
 }
 
+/* ---- aligned copies of misaligned operands ------------------------------------------------- */
+
+/* Rows whose length is not a multiple of 4 floats (an odd lda, as at 4095 and 4097) keep the
+ * tile kernels off their float4 loads: four scalar loads each, 9-10% of the time at 4096 x 4096
+ * x 4097. For a large enough product it pays to copy such an operand once into rows padded to
+ * whole 128-byte lines, as the CPU chapters pack their panels: at 4097 the copies of A and B
+ * read and write 4 x 4097^2 x 4 bytes (268 MB), about 0.1 ms at the H100's 3 TB/s, against
+ * about 2.8 ms of kernel. (cudaMemcpy2DAsync did the same copy at about 400 GB/s, 0.34 ms per
+ * operand, and lost more than the float4 loads gained: see README.md.) */
+#define PAD_COPY_MIN_FLOPS (2.0 * 2048 * 2048 * 2048) /* below this the copy does not pay */
+#define PAD_FLOATS 32                               /* rows padded to 128 bytes */
+#define COPY_THREADS 256
+#define COPY_UNROLL 4 /* loads in flight per thread: enough to keep HBM busy */
+
+/* dst (ldd) = src (lds), rows x cols; one block copies COPY_THREADS * COPY_UNROLL columns of
+ * one row (gridDim.y rows at a time): every thread issues its loads before its stores. The
+ * loads of a warp read 32 consecutive floats, the stores write them to an aligned row. */
+__global__ void __launch_bounds__(COPY_THREADS)
+pad_rows_kernel(long rows, int cols, const float *src, long lds, float *dst, long ldd)
+{
+    int c0 = blockIdx.x * COPY_THREADS * COPY_UNROLL + threadIdx.x;
+    for (long r = blockIdx.y; r < rows; r += gridDim.y) {
+        float v[COPY_UNROLL];
+#pragma unroll
+        for (int u = 0; u < COPY_UNROLL; u++) {
+            int c = c0 + u * COPY_THREADS;
+            v[u] = c < cols ? src[r * lds + c] : 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < COPY_UNROLL; u++) {
+            int c = c0 + u * COPY_THREADS;
+            if (c < cols)
+                dst[r * ldd + c] = v[u];
+        }
+    }
+}
+
+/* Copy the rows x cols matrix X (leading dimension ldx) into buf with aligned rows; returns
+ * the copy's leading dimension. */
+static int copy_padded(float *buf, const float *X, int rows, int cols, int ldx)
+{
+    int ld = (cols + PAD_FLOATS - 1) / PAD_FLOATS * PAD_FLOATS;
+    dim3 grid(ceil_div(cols, COPY_THREADS * COPY_UNROLL), rows < GRID_Y_MAX ? rows : GRID_Y_MAX);
+    pad_rows_kernel<<<grid, COPY_THREADS, 0, gemm_stream()>>>(rows, cols, X, ldx, buf, ld);
+    CUDA_CHECK_LAUNCH();
+    return ld;
+}
+
+/* The buffer for the copies is stream-ordered (cudaMallocAsync), so concurrent calls on
+ * several streams each get their own. The device's default pool returns its memory to the
+ * driver at every synchronisation unless told to keep some: keep up to 1 GiB (the copies of
+ * an 11000 x 11000 product), so that repeated calls do not map fresh memory every time, and
+ * larger ones give theirs back (a stage 10 run that wants the rest of the GPU gets it). */
+#define POOL_KEEP_BYTES (1ull << 30)
+
+static bool keep_pool_memory(void)
+{
+    static bool done[64];
+    int dev = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    if (dev < 64 && !done[dev]) {
+        cudaMemPool_t pool;
+        unsigned long long keep = POOL_KEEP_BYTES;
+        if (cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess ||
+            cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return false;
+        }
+        done[dev] = true;
+    }
+    return true;
+}
+
 /* warptile picks its tile by the grid fill of the whole tiles; thin strips left over (at most
- * STRIP_MAX columns or rows, as at 4097) go to the strip kernels above. */
+ * STRIP_MAX columns or rows, as at 4097) go to the strip kernels above; misaligned A or B of a
+ * large product are read from aligned copies. */
 void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                    int ldb, float beta, float *C, int ldc)
 {
@@ -449,15 +523,36 @@ void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, co
     split_strips(M, N, 128, 128, &sM1, &sN1);
     double big = warptile_fill<128, 256, 16, 32, 64, 8, 8, 1>(bM1, bN1);
     double small = warptile_fill<128, 128, 16, 32, 64, 8, 8>(sM1, sN1);
-    int M1 = bM1, N1 = bN1;
-    if (SMALL_TILE_SPEED * small > big) { /* block 128x128, k-slice 16, warp 32x64, thread 8x8 */
-        M1 = sM1, N1 = sN1;
-        gemm_warptile_t<128, 128, 16, 32, 64, 8, 8>(M1, N1, K, alpha, A, lda, B, ldb, beta, C, ldc);
-    } else { /* block 128x256, k-slice 16, warp 32x64, thread 8x8, fragments prefetched:
-              * 512 threads, one block per SM */
-        gemm_warptile_t<128, 256, 16, 32, 64, 8, 8, 1>(M1, N1, K, alpha, A, lda, B, ldb, beta, C,
-                                                       ldc);
+    bool small_tiles = SMALL_TILE_SPEED * small > big;
+    int M1 = small_tiles ? sM1 : bM1, N1 = small_tiles ? sN1 : bN1;
+
+    const float *At = A, *Bt = B; /* what the tile kernels read */
+    int ldat = lda, ldbt = ldb;
+    float *buf = NULL;
+    bool pad_a = !rows_are_16B_aligned(A, lda), pad_b = !rows_are_16B_aligned(B, ldb);
+    if ((pad_a || pad_b) && 2.0 * M1 * N1 * K >= PAD_COPY_MIN_FLOPS && keep_pool_memory()) {
+        size_t a_floats = pad_a ? (size_t)M1 * ((K + PAD_FLOATS - 1) / PAD_FLOATS * PAD_FLOATS) : 0;
+        size_t b_floats = pad_b ? (size_t)K * ((N1 + PAD_FLOATS - 1) / PAD_FLOATS * PAD_FLOATS) : 0;
+        if (cudaMallocAsync((void **)&buf, (a_floats + b_floats) * sizeof(float),
+                            gemm_stream()) == cudaSuccess) {
+            if (pad_a)
+                At = buf, ldat = copy_padded(buf, A, M1, K, lda);
+            if (pad_b)
+                Bt = buf + a_floats, ldbt = copy_padded(buf + a_floats, B, K, N1, ldb);
+        } else {
+            (void)cudaGetLastError(); /* no room: read A and B where they are */
+            buf = NULL;
+        }
     }
+    if (small_tiles) /* block 128x128, k-slice 16, warp 32x64, thread 8x8 */
+        gemm_warptile_t<128, 128, 16, 32, 64, 8, 8>(M1, N1, K, alpha, At, ldat, Bt, ldbt, beta, C,
+                                                    ldc);
+    else /* block 128x256, k-slice 16, warp 32x64, thread 8x8, fragments prefetched:
+          * 512 threads, one block per SM */
+        gemm_warptile_t<128, 256, 16, 32, 64, 8, 8, 1>(M1, N1, K, alpha, At, ldat, Bt, ldbt, beta,
+                                                       C, ldc);
+    if (buf)
+        CUDA_CHECK(cudaFreeAsync(buf, gemm_stream()));
     launch_strips(M, N, K, M1, N1, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 

@@ -296,7 +296,7 @@ template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int PREFETCH =
 __global__ void __launch_bounds__((tile_config<BM, BN, BK, WM, WN, TM, TN, 2>::threads),
                                   (tile_config<BM, BN, BK, WM, WN, TM, TN, 2>::min_blocks))
 warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
-                int ldb, float beta, float *C, int ldc, bool vec)
+                int ldb, float beta, float *C, int ldc, bool vec, bool vec_c)
 {
     using cfg = tile_config<BM, BN, BK, WM, WN, TM, TN, 2>;
     constexpr int NT = cfg::threads;
@@ -373,7 +373,7 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
 #undef BUF_A
 #undef BUF_B
     store_thread_tile<TM, TN, cfg::slab_m, cfg::slab_n>(acc, row0 + tr, col0 + tc, M, N, alpha,
-                                                        beta, C, ldc, vec);
+                                                        beta, C, ldc, vec_c);
 }
 
 /* ---- async_pipeline: cp.async into STAGES buffers --------------------------------------------- */
@@ -454,7 +454,7 @@ template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
 __global__ void __launch_bounds__((tile_config<BM, BN, BK, WM, WN, TM, TN, STAGES>::threads),
                                   (tile_config<BM, BN, BK, WM, WN, TM, TN, STAGES>::min_blocks))
 async_kernel(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
-             float beta, float *C, int ldc, bool vec)
+             float beta, float *C, int ldc, bool vec, bool vec_c)
 {
     using cfg = tile_config<BM, BN, BK, WM, WN, TM, TN, STAGES>;
     constexpr int NT = cfg::threads;
@@ -503,7 +503,7 @@ async_kernel(int M, int N, int K, float alpha, const float *A, int lda, const fl
 #undef STAGE_A
 #undef STAGE_B
     store_thread_tile<TM, TN, cfg::slab_m, cfg::slab_n>(acc, row0 + tr, col0 + tc, M, N, alpha,
-                                                        beta, C, ldc, vec);
+                                                        beta, C, ldc, vec_c);
 }
 
 /* ---- launchers ----------------------------------------------------------------------------- */
@@ -534,13 +534,15 @@ static void launch_tiles(int M, int N, int K, float alpha, const float *A, int l
     int dev = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     allow_large_smem<cfg, kernel>(dev);
-    bool vec = rows_are_16B_aligned(A, lda) && rows_are_16B_aligned(B, ldb) &&
-               rows_are_16B_aligned(C, ldc);
+    /* vec: float4 loads of A and B; vec_c: float4 stores to C (apart, so that A and B copied
+     * to aligned rows, as gemm_warptile does at 4097, take the fast loads whatever C is) */
+    bool vec = rows_are_16B_aligned(A, lda) && rows_are_16B_aligned(B, ldb);
+    bool vec_c = rows_are_16B_aligned(C, ldc);
     for (long r0 = 0; r0 < M; r0 += (long)GRID_Y_MAX * BM) {
         int m = (int)(M - r0 < (long)GRID_Y_MAX * BM ? M - r0 : (long)GRID_Y_MAX * BM);
         dim3 grid(ceil_div(N, BN), ceil_div(m, BM));
         kernel<<<grid, cfg::threads, cfg::smem_bytes, gemm_stream()>>>(
-            m, N, K, alpha, A + r0 * lda, lda, B, ldb, beta, C + r0 * ldc, ldc, vec);
+            m, N, K, alpha, A + r0 * lda, lda, B, ldb, beta, C + r0 * ldc, ldc, vec, vec_c);
         CUDA_CHECK_LAUNCH();
     }
 }
