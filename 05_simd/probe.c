@@ -1,4 +1,4 @@
-/* probe.c: three measurements behind chapter 05's "Trying for 85%" section, each comparing
+/* probe.c: four measurements behind chapter 05's "Trying for 85%" section, each comparing
  * things inside one process, run after run, because on a shared machine the speed drifts
  * by 2x over minutes and only side-by-side runs can be compared.
  *
@@ -13,10 +13,23 @@
  *       gemm_simd with each set of block sizes (0 keeps the computed value) in turn, then
  *       OpenBLAS, at every repetition; each ratio is the median of run-by-run ratios to the
  *       first set (above 1: faster than the first).
+ *   build/rel/05_simd/probe share THREADS REPS N ...
+ *       the share of the peak, pair by pair: build/peak's AVX-512 FMA loop (its fastest of 3
+ *       runs of 0.03 s, the run length build/peak uses), then one gemm_simd call of N^3, REPS
+ *       times; each pair's ratio GEMM GFLOP/s / peak GFLOP/s, so that both figures come from
+ *       the same fraction of a second, and the medians and the best of the three series.
  *
  * Run it under scripts/bench-lock, like every timing. Not part of `make test`.
  */
 #ifdef SIMD_PROBE
+/* probe share times the FMA loop of build/peak itself: common/peak.c is compiled into this
+ * file whole (its main renamed, never called), so the loop, its calibration and its flop count
+ * are the ones `make peak` measures, not a second copy. */
+#undef _GNU_SOURCE /* peak.c defines it, first thing */
+#define main peak_program_main
+#include "../common/peak.c"
+#undef main
+
 #include <cblas.h>
 #include <omp.h>
 #include <stdio.h>
@@ -182,6 +195,64 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
     return 0;
 }
 
+static int probe_share(int threads, int reps, int n)
+{
+    fma_measure fms[4];
+    const fma_measure *fm = NULL;
+    for (int k = 0, nfm = fma_measures(fms); k < nfm; k++)
+        if (strcmp(fms[k].name, "fma_avx512") == 0 && fms[k].available)
+            fm = &fms[k];
+    if (!fm) {
+        fprintf(stderr, "probe share: this CPU has no AVX-512\n");
+        return 77;
+    }
+    if (threads < 1 || reps < 1 || reps > MAX_REPS || n < 1)
+        return 2;
+    omp_set_dynamic(0); /* as build/peak: all the threads asked for */
+    omp_set_num_threads(threads);
+    /* build/peak's settings: runs of 0.03 s, each thread the iterations that one thread
+       does in that time, 2 flops per lane per FMA */
+    const long iters = calibrate_fma(fm, 0.03);
+    const double fma_flop = 2.0 * fm->lanes * fm->chains * (double)iters * threads;
+    const double flop = 2.0 * (double)n * n * n;
+    const size_t nn = (size_t)n * n;
+    float *A = filled(nn, 1), *B = filled(nn, 2), *C = filled(nn, 3);
+    double peak[MAX_REPS], gemm[MAX_REPS], ratio[MAX_REPS];
+    printf("share n=%d threads=%d: %d pairs of (fma_avx512, fastest of 3 runs of %ld iterations"
+           ") then one gemm_simd\n", n, threads, reps, iters);
+    for (int r = -1; r < reps; r++) { /* pair -1 warms up */
+        double tp = 1e30;
+        for (int i = 0; i < 3; i++) {
+            const double t = time_fma(fm, iters, threads);
+            tp = t < tp ? t : tp;
+        }
+        const double t0 = now();
+        gemm_simd(n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
+        const double tg = now() - t0;
+        if (r < 0)
+            continue;
+        peak[r] = fma_flop / tp / 1e9;
+        gemm[r] = flop / tg / 1e9;
+        ratio[r] = gemm[r] / peak[r];
+        printf("  pair %3d  peak %6.1f  gemm %6.1f GFLOP/s  ratio %.3f\n", r, peak[r], gemm[r],
+               ratio[r]);
+    }
+    double best_peak = peak[0], best_gemm = gemm[0], best_ratio = ratio[0];
+    for (int r = 1; r < reps; r++) {
+        best_peak = peak[r] > best_peak ? peak[r] : best_peak;
+        best_gemm = gemm[r] > best_gemm ? gemm[r] : best_gemm;
+        best_ratio = ratio[r] > best_ratio ? ratio[r] : best_ratio;
+    }
+    const double med_peak = median(peak, reps), med_gemm = median(gemm, reps);
+    printf("share n=%d threads=%d: paired ratio median %.1f%% best %.1f%%; peak median %.1f "
+           "best %.1f, gemm median %.1f best %.1f GFLOP/s; gemm median / best peak %.1f%%, "
+           "gemm best / best peak %.1f%%\n",
+           n, threads, 100 * median(ratio, reps), 100 * best_ratio, med_peak, best_peak, med_gemm,
+           best_gemm, 100 * med_gemm / best_peak, 100 * best_gemm / best_peak);
+    free(A), free(B), free(C);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "kernel") == 0)
@@ -194,9 +265,16 @@ int main(int argc, char **argv)
     }
     if (argc >= 6 && strcmp(argv[1], "blocks") == 0)
         return probe_gemm(0, atoi(argv[2]), atoi(argv[3]), argc - 4, argv + 4);
+    if (argc >= 5 && strcmp(argv[1], "share") == 0) {
+        int rc = 0;
+        for (int i = 4; i < argc && rc == 0; i++)
+            rc = probe_share(atoi(argv[2]), atoi(argv[3]), atoi(argv[i]));
+        return rc;
+    }
     fprintf(stderr, "usage: probe kernel ROUNDS KC,NC,MC ...\n"
                     "       probe packing THREADS REPS N ...\n"
-                    "       probe blocks THREADS REPS N MC,KC,NC ...\n");
+                    "       probe blocks THREADS REPS N MC,KC,NC ...\n"
+                    "       probe share THREADS REPS N ...\n");
     return 2;
 }
 #endif
