@@ -335,32 +335,57 @@ void gemm_double_buffer(int M, int N, int K, float alpha, const float *A, int ld
  * column (or row) of results. Here the tiles cover the whole tiles only, and two small kernels
  * compute the strips: they read A's rows (B's columns) once, as a memory-bound dot product. */
 #define STRIP_MAX 8 /* at most this many leftover columns or rows go to a strip kernel */
-#define STRIP_COL_ROWS 4 /* rows of C per warp in the column strip: each B load feeds 4 rows */
+
+/* Both strips read a whole operand (A for the column strip, B for the row strip: 64 MB at
+ * 4097) for few FMAs, so they run at the speed of memory if each SM keeps enough loads in
+ * flight: about 3 TB/s x 1 us / 132 SMs, 24 KB. Each thread therefore issues a batch of
+ * independent loads before it uses any of them. */
+#define STRIP_COL_ROWS 4   /* rows of C per warp in the column strip */
+#define STRIP_COL_WARPS 8  /* warps per block: 32 rows */
+#define STRIP_COL_KC 256   /* k per round: B's strip for it staged in shared memory */
+#define STRIP_ROW_WARPS 16 /* warps per block in the row strip, over k */
+#define STRIP_ROW_BATCH 16 /* rows of B each lane loads before its FMAs */
 
 /* C[0..M-1][0..w-1] (w <= STRIP_MAX columns; B and C point at the strip's first column): one
- * warp per STRIP_COL_ROWS rows, its lanes over k, a shuffle sum at the end. */
-__global__ void __launch_bounds__(128)
+ * warp per STRIP_COL_ROWS rows, its lanes over k, a shuffle sum at the end. B's strip is a
+ * column (w floats per row of B, one 32-byte sector each): the block copies STRIP_COL_KC rows
+ * of it into shared memory at a time, once for its 8 warps, and each lane then loads 4 x 8
+ * elements of A (coalesced rows, 4 KB per warp) before its FMAs. */
+__global__ void __launch_bounds__(32 * STRIP_COL_WARPS)
 strip_cols_kernel(int M, int w, int K, float alpha, const float *A, int lda, const float *B,
                   int ldb, float beta, float *C, int ldc)
 {
+    constexpr int U = STRIP_COL_KC / 32; /* k per lane per round */
+    __shared__ float bs[STRIP_MAX][STRIP_COL_KC];
     int lane = threadIdx.x % 32;
-    int r0 = (blockIdx.x * 4 + threadIdx.x / 32) * STRIP_COL_ROWS;
-    if (r0 >= M) /* the whole warp leaves; no barrier follows */
-        return;
+    int r0 = (blockIdx.x * STRIP_COL_WARPS + threadIdx.x / 32) * STRIP_COL_ROWS;
     float acc[STRIP_COL_ROWS][STRIP_MAX] = {};
-#pragma unroll 4
-    for (int k = lane; k < K; k += 32) {
-        float b[STRIP_MAX];
-#pragma unroll
-        for (int j = 0; j < STRIP_MAX; j++)
-            b[j] = j < w ? B[(size_t)k * ldb + j] : 0.0f;
-#pragma unroll
-        for (int i = 0; i < STRIP_COL_ROWS; i++) {
-            float a = r0 + i < M ? A[(size_t)(r0 + i) * lda + k] : 0.0f;
+    for (int k0 = 0; k0 < K; k0 += STRIP_COL_KC) {
+        for (int kk = threadIdx.x; kk < STRIP_COL_KC; kk += 32 * STRIP_COL_WARPS) {
+            const float *b = B + (size_t)(k0 + kk) * ldb;
 #pragma unroll
             for (int j = 0; j < STRIP_MAX; j++)
-                acc[i][j] = fmaf(a, b[j], acc[i][j]);
+                bs[j][kk] = j < w && k0 + kk < K ? b[j] : 0.0f;
         }
+        __syncthreads();
+        float a[STRIP_COL_ROWS][U];
+#pragma unroll
+        for (int i = 0; i < STRIP_COL_ROWS; i++)
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                int k = k0 + lane + 32 * u;
+                a[i][u] = r0 + i < M && k < K ? A[(size_t)(r0 + i) * lda + k] : 0.0f;
+            }
+#pragma unroll
+        for (int u = 0; u < U; u++)
+#pragma unroll
+            for (int j = 0; j < STRIP_MAX; j++) {
+                float b = bs[j][lane + 32 * u];
+#pragma unroll
+                for (int i = 0; i < STRIP_COL_ROWS; i++)
+                    acc[i][j] = fmaf(a[i][u], b, acc[i][j]);
+            }
+        __syncthreads(); /* bs is rewritten next round */
     }
 #pragma unroll
     for (int i = 0; i < STRIP_COL_ROWS; i++)
@@ -377,23 +402,32 @@ strip_cols_kernel(int M, int w, int K, float alpha, const float *A, int lda, con
 
 /* C[0..h-1][0..N-1] (h <= STRIP_MAX rows; A and C point at the strip's first row): 32 columns
  * per block, one per lane; the 16 warps take 16 interleaved shares of k (a coalesced 128-byte
- * row of B each), then add their sums through shared memory. */
-__global__ void __launch_bounds__(512)
+ * row of B each), each lane loading STRIP_ROW_BATCH rows of B before its FMAs; then the warps
+ * add their sums through shared memory. */
+__global__ void __launch_bounds__(32 * STRIP_ROW_WARPS)
 strip_rows_kernel(int h, int N, int K, float alpha, const float *A, int lda, const float *B,
                   int ldb, float beta, float *C, int ldc)
 {
-    __shared__ float part[16][STRIP_MAX][33];
+    __shared__ float part[STRIP_ROW_WARPS][STRIP_MAX][33];
     int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     int c = blockIdx.x * 32 + lane;
     float acc[STRIP_MAX] = {};
     if (c < N) {
-#pragma unroll 4
-        for (int k = warp; k < K; k += 16) {
-            float b = B[(size_t)k * ldb + c];
+        for (int k0 = warp; k0 < K; k0 += STRIP_ROW_WARPS * STRIP_ROW_BATCH) {
+            float b[STRIP_ROW_BATCH];
 #pragma unroll
-            for (int i = 0; i < STRIP_MAX; i++)
-                if (i < h)
-                    acc[i] = fmaf(A[(size_t)i * lda + k], b, acc[i]);
+            for (int u = 0; u < STRIP_ROW_BATCH; u++) {
+                int k = k0 + u * STRIP_ROW_WARPS;
+                b[u] = k < K ? B[(size_t)k * ldb + c] : 0.0f;
+            }
+#pragma unroll
+            for (int u = 0; u < STRIP_ROW_BATCH; u++) {
+                int k = k0 + u * STRIP_ROW_WARPS;
+#pragma unroll
+                for (int i = 0; i < STRIP_MAX; i++)
+                    if (i < h && k < K)
+                        acc[i] = fmaf(A[(size_t)i * lda + k], b[u], acc[i]);
+            }
         }
     }
 #pragma unroll
@@ -404,7 +438,7 @@ strip_rows_kernel(int h, int N, int K, float alpha, const float *A, int lda, con
         int i = threadIdx.x / 32;
         float v = 0.0f;
 #pragma unroll
-        for (int w = 0; w < 16; w++)
+        for (int w = 0; w < STRIP_ROW_WARPS; w++)
             v += part[w][i][lane];
         if (i < h && c < N)
             gemm_store(&C[(size_t)i * ldc + c], alpha, v, beta);
@@ -425,12 +459,13 @@ static inline void launch_strips(int M, int N, int K, int M1, int N1, float alph
 {
     if (N1 < N) {
         int warps = ceil_div(M1, STRIP_COL_ROWS);
-        strip_cols_kernel<<<ceil_div(warps, 4), 128, 0, gemm_stream()>>>(
+        strip_cols_kernel<<<ceil_div(warps, STRIP_COL_WARPS), 32 * STRIP_COL_WARPS, 0,
+                            gemm_stream()>>>(
             M1, N - N1, K, alpha, A, lda, B + N1, ldb, beta, C + N1, ldc);
         CUDA_CHECK_LAUNCH();
     }
     if (M1 < M) {
-        strip_rows_kernel<<<ceil_div(N, 32), 512, 0, gemm_stream()>>>(
+        strip_rows_kernel<<<ceil_div(N, 32), 32 * STRIP_ROW_WARPS, 0, gemm_stream()>>>(
             M - M1, N, K, alpha, A + (size_t)M1 * lda, lda, B, ldb, beta, C + (size_t)M1 * ldc,
             ldc);
         CUDA_CHECK_LAUNCH();
