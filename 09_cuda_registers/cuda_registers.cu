@@ -337,14 +337,11 @@ void gemm_double_buffer(int M, int N, int K, float alpha, const float *A, int ld
 #define STRIP_MAX 8 /* at most this many leftover columns or rows go to a strip kernel */
 
 /* Both strips read a whole operand (A for the column strip, B for the row strip: 64 MB at
- * 4097) for few FMAs, so they run at the speed of memory if each SM keeps enough loads in
- * flight: about 3 TB/s x 1 us / 132 SMs, 24 KB. Each thread therefore issues a batch of
- * independent loads before it uses any of them. */
+ * 4097) for few FMAs, so they run at the speed of memory only if each SM keeps enough loads in
+ * flight: about 3 TB/s x 1 us / 132 SMs, 24 KB. */
 #define STRIP_COL_ROWS 4   /* rows of C per warp in the column strip */
 #define STRIP_COL_WARPS 8  /* warps per block: 32 rows */
 #define STRIP_COL_KC 256   /* k per round: B's strip for it staged in shared memory */
-#define STRIP_ROW_WARPS 16 /* warps per block in the row strip, over k */
-#define STRIP_ROW_BATCH 16 /* rows of B each lane loads before its FMAs */
 
 /* C[0..M-1][0..w-1] (w <= STRIP_MAX columns; B and C point at the strip's first column): one
  * warp per STRIP_COL_ROWS rows, its lanes over k, a shuffle sum at the end. B's strip is a
@@ -402,32 +399,25 @@ strip_cols_kernel(int M, int w, int K, float alpha, const float *A, int lda, con
 
 /* C[0..h-1][0..N-1] (h <= STRIP_MAX rows; A and C point at the strip's first row): 32 columns
  * per block, one per lane; the 16 warps take 16 interleaved shares of k (a coalesced 128-byte
- * row of B each), each lane loading STRIP_ROW_BATCH rows of B before its FMAs; then the warps
- * add their sums through shared memory. */
-__global__ void __launch_bounds__(32 * STRIP_ROW_WARPS)
+ * row of B each), then add their sums through shared memory. (Loading 16 rows of B per lane
+ * before the FMAs, as the column strip does with A, made it slower: 135 us against 70 at
+ * 4097, measured with ncu; not understood, not kept.) */
+__global__ void __launch_bounds__(512)
 strip_rows_kernel(int h, int N, int K, float alpha, const float *A, int lda, const float *B,
                   int ldb, float beta, float *C, int ldc)
 {
-    __shared__ float part[STRIP_ROW_WARPS][STRIP_MAX][33];
+    __shared__ float part[16][STRIP_MAX][33];
     int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     int c = blockIdx.x * 32 + lane;
     float acc[STRIP_MAX] = {};
     if (c < N) {
-        for (int k0 = warp; k0 < K; k0 += STRIP_ROW_WARPS * STRIP_ROW_BATCH) {
-            float b[STRIP_ROW_BATCH];
+#pragma unroll 4
+        for (int k = warp; k < K; k += 16) {
+            float b = B[(size_t)k * ldb + c];
 #pragma unroll
-            for (int u = 0; u < STRIP_ROW_BATCH; u++) {
-                int k = k0 + u * STRIP_ROW_WARPS;
-                b[u] = k < K ? B[(size_t)k * ldb + c] : 0.0f;
-            }
-#pragma unroll
-            for (int u = 0; u < STRIP_ROW_BATCH; u++) {
-                int k = k0 + u * STRIP_ROW_WARPS;
-#pragma unroll
-                for (int i = 0; i < STRIP_MAX; i++)
-                    if (i < h && k < K)
-                        acc[i] = fmaf(A[(size_t)i * lda + k], b[u], acc[i]);
-            }
+            for (int i = 0; i < STRIP_MAX; i++)
+                if (i < h)
+                    acc[i] = fmaf(A[(size_t)i * lda + k], b, acc[i]);
         }
     }
 #pragma unroll
@@ -438,7 +428,7 @@ strip_rows_kernel(int h, int N, int K, float alpha, const float *A, int lda, con
         int i = threadIdx.x / 32;
         float v = 0.0f;
 #pragma unroll
-        for (int w = 0; w < STRIP_ROW_WARPS; w++)
+        for (int w = 0; w < 16; w++)
             v += part[w][i][lane];
         if (i < h && c < N)
             gemm_store(&C[(size_t)i * ldc + c], alpha, v, beta);
@@ -465,7 +455,7 @@ static inline void launch_strips(int M, int N, int K, int M1, int N1, float alph
         CUDA_CHECK_LAUNCH();
     }
     if (M1 < M) {
-        strip_rows_kernel<<<ceil_div(N, 32), 32 * STRIP_ROW_WARPS, 0, gemm_stream()>>>(
+        strip_rows_kernel<<<ceil_div(N, 32), 512, 0, gemm_stream()>>>(
             M - M1, N, K, alpha, A + (size_t)M1 * lda, lda, B, ldb, beta, C + (size_t)M1 * ldc,
             ldc);
         CUDA_CHECK_LAUNCH();
@@ -474,13 +464,14 @@ static inline void launch_strips(int M, int N, int K, int M1, int N1, float alph
 
 /* ---- aligned copies of misaligned operands ------------------------------------------------- */
 
-/* Rows whose length is not a multiple of 4 floats (an odd lda, as at 4095 and 4097) keep the
- * tile kernels off their float4 loads: four scalar loads each, 9-10% of the time at 4096 x 4096
- * x 4097. For a large enough product it pays to copy such an operand once into rows padded to
- * whole 128-byte lines, as the CPU chapters pack their panels: at 4097 the copies of A and B
- * read and write 4 x 4097^2 x 4 bytes (268 MB), about 0.1 ms at the H100's 3 TB/s, against
- * about 2.8 ms of kernel. (cudaMemcpy2DAsync did the same copy at about 400 GB/s, 0.34 ms per
- * operand, and lost more than the float4 loads gained: see README.md.) */
+/* Rows whose length is not a multiple of 4 floats (an odd lda, as at 4097) keep the tile
+ * kernels off their float4 loads: four scalar loads each, 9-10% of the time at 4096 x 4096 x
+ * 4097. For a large enough product it pays to copy such an operand once into rows padded to
+ * whole 128-byte lines, as the CPU chapters pack their panels: a 4097^2 operand is read and
+ * written in 42 us (ncu, H100: 3.2 TB/s), against about 2.8 ms of kernel. Only when the tiles
+ * are whole (M1, N1 multiples of the tile, the strips apart): where blocks cross C's edge (as at
+ * 4095) their checked loads set the kernel's end, and aligned loads elsewhere bought nothing
+ * (the kernel alone took 3.007 ms on aligned copies, the whole product 2.993 ms without). */
 #define PAD_COPY_MIN_FLOPS (2.0 * 2048 * 2048 * 2048) /* below this the copy does not pay */
 #define PAD_FLOATS 32                               /* rows padded to 128 bytes */
 #define COPY_THREADS 256
@@ -565,7 +556,9 @@ void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, co
     int ldat = lda, ldbt = ldb;
     float *buf = NULL;
     bool pad_a = !rows_are_16B_aligned(A, lda), pad_b = !rows_are_16B_aligned(B, ldb);
-    if ((pad_a || pad_b) && 2.0 * M1 * N1 * K >= PAD_COPY_MIN_FLOPS && keep_pool_memory()) {
+    bool whole = M1 % 128 == 0 && N1 % (small_tiles ? 128 : 256) == 0;
+    if ((pad_a || pad_b) && whole && 2.0 * M1 * N1 * K >= PAD_COPY_MIN_FLOPS &&
+        keep_pool_memory()) {
         size_t a_floats = pad_a ? (size_t)M1 * ((K + PAD_FLOATS - 1) / PAD_FLOATS * PAD_FLOATS) : 0;
         size_t b_floats = pad_b ? (size_t)K * ((N1 + PAD_FLOATS - 1) / PAD_FLOATS * PAD_FLOATS) : 0;
         if (cudaMallocAsync((void **)&buf, (a_floats + b_floats) * sizeof(float),

@@ -229,48 +229,42 @@ struct load_plan {
           b_k(threadIdx.x / (BN / 4)), b_c(threadIdx.x % (BN / 4) * 4) {}
 };
 
-/* Global -> registers, three ways for each operand. The fast path (A's tile inside A, rows
- * 16-byte aligned): one float4 per load, addresses from one pointer per matrix, no checks.
- * Inside but with rows that are not aligned (an odd lda, as at 4095): four scalar loads, still
- * no checks. At the edges: every element checked, zeros outside. A and B decide apart: in the
- * last row of blocks only A's tile crosses the edge, in the last column only B's. */
+/* Global -> registers, three ways. The fast path (the whole tile inside A and B, rows 16-byte
+ * aligned): one float4 per load, addresses from one pointer per matrix, no checks. Inside but
+ * with rows that are not aligned (an odd lda, as at 4095): four scalar loads, still no checks.
+ * At the edges: every element checked, zeros outside. */
 template <int BM, int BN, int BK, int NT>
 __device__ __forceinline__ void load_tiles(const load_plan<BM, BN, BK, NT> &lp, const float *A,
                                            int lda, const float *B, int ldb, int M, int N, int K,
-                                           int row0, int col0, int k0, bool inside_a,
-                                           bool inside_b, bool vec,
+                                           int row0, int col0, int k0, bool inside, bool vec,
                                            float4 (&ra)[BM * BK / 4 / NT],
                                            float4 (&rb)[BK * BN / 4 / NT])
 {
     using plan = load_plan<BM, BN, BK, NT>;
     const float *a = A + (size_t)(row0 + lp.a_r) * lda + k0 + lp.a_k;
     const float *b = B + (size_t)(k0 + lp.b_k) * ldb + col0 + lp.b_c;
-    if (inside_a && vec) {
+    if (inside && vec) {
 #pragma unroll
         for (int i = 0; i < plan::a_loads; i++)
             ra[i] = *reinterpret_cast<const float4 *>(a + (size_t)i * plan::a_step * lda);
-    } else if (inside_a) {
+#pragma unroll
+        for (int i = 0; i < plan::b_loads; i++)
+            rb[i] = *reinterpret_cast<const float4 *>(b + (size_t)i * plan::b_step * ldb);
+    } else if (inside) {
 #pragma unroll
         for (int i = 0; i < plan::a_loads; i++) {
             const float *p = a + (size_t)i * plan::a_step * lda;
             ra[i] = make_float4(p[0], p[1], p[2], p[3]);
         }
-    } else {
-#pragma unroll
-        for (int i = 0; i < plan::a_loads; i++)
-            ra[i] = load4_guarded(A, lda, row0 + lp.a_r + i * plan::a_step, k0 + lp.a_k, M, K);
-    }
-    if (inside_b && vec) {
-#pragma unroll
-        for (int i = 0; i < plan::b_loads; i++)
-            rb[i] = *reinterpret_cast<const float4 *>(b + (size_t)i * plan::b_step * ldb);
-    } else if (inside_b) {
 #pragma unroll
         for (int i = 0; i < plan::b_loads; i++) {
             const float *p = b + (size_t)i * plan::b_step * ldb;
             rb[i] = make_float4(p[0], p[1], p[2], p[3]);
         }
     } else {
+#pragma unroll
+        for (int i = 0; i < plan::a_loads; i++)
+            ra[i] = load4_guarded(A, lda, row0 + lp.a_r + i * plan::a_step, k0 + lp.a_k, M, K);
 #pragma unroll
         for (int i = 0; i < plan::b_loads; i++)
             rb[i] = load4_guarded(B, ldb, k0 + lp.b_k + i * plan::b_step, col0 + lp.b_c, K, N);
@@ -319,13 +313,12 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
     /* A thread whose whole tile lies outside C (in the thin last blocks of a size one past a
      * multiple of the tile) still loads and synchronises, but skips the arithmetic. */
     bool active = row0 + tr < M && col0 + tc < N;
-    bool rows_in = row0 + BM <= M, cols_in = col0 + BN <= N; /* A's, B's tile whole */
+    bool interior = row0 + BM <= M && col0 + BN <= N; /* the block's tile of C is whole */
 
     float acc[TM][TN] = {};
     load_plan<BM, BN, BK, NT> lp;
     float4 ra[BM * BK / 4 / NT], rb[BK * BN / 4 / NT];
-    load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, 0, rows_in && BK <= K,
-               cols_in && BK <= K, vec, ra, rb);
+    load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, 0, interior && BK <= K, vec, ra, rb);
     store_tiles<BM, BN, BK, cfg::lda_s, NT>(lp, BUF_A(0), BUF_B(0), ra, rb);
     __syncthreads();
 
@@ -343,8 +336,7 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
             bool more = k0 + BK < K;
             if (more)
                 load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, k0 + BK,
-                           rows_in && k0 + 2 * BK <= K, cols_in && k0 + 2 * BK <= K, vec, ra,
-                           rb);
+                           interior && k0 + 2 * BK <= K, vec, ra, rb);
 #pragma unroll
             for (int k = 0; k < BK; k++) {
                 if (k == BK - 1) {
@@ -368,8 +360,7 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
             bool more = k0 + BK < K;
             if (more) /* issue the next tile's loads now; they arrive while we compute */
                 load_tiles(lp, A, lda, B, ldb, M, N, K, row0, col0, k0 + BK,
-                           rows_in && k0 + 2 * BK <= K, cols_in && k0 + 2 * BK <= K, vec, ra,
-                           rb);
+                           interior && k0 + 2 * BK <= K, vec, ra, rb);
             if (active)
                 thread_tile_fma<BK, cfg::lda_s, BN, TM, TN, cfg::slab_m, cfg::slab_n>(
                     BUF_A(buf) + tr, BUF_B(buf) + tc, acc);
