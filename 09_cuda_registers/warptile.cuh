@@ -65,13 +65,12 @@ __device__ __forceinline__ float4 load4_guarded(const float *p, int ld, int row,
 }
 
 /* C[row][col..col+3] = alpha*v + beta*C (C not read when beta == 0), for the columns < N;
- * one 16-byte store when all four are inside and aligned: always when vec says every row is,
- * else one row in four of an odd ldc (the address is tested: one instruction per 4 results). */
+ * one 16-byte store when all four are inside and the rows are aligned. */
 __device__ __forceinline__ void store4(float *C, int ldc, int row, int col, int N, float4 v,
                                        float alpha, float beta, bool vec)
 {
     float *c = C + (size_t)row * ldc + col;
-    if ((vec || (uintptr_t)c % 16 == 0) && col + 3 < N) {
+    if (vec && col + 3 < N) {
         float4 r = make_float4(alpha * v.x, alpha * v.y, alpha * v.z, alpha * v.w);
         if (beta != 0.0f) {
             float4 o = *reinterpret_cast<const float4 *>(c);
