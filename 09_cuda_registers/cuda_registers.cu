@@ -444,18 +444,18 @@ static inline void split_strips(int M, int N, int BM, int BN, int *M1, int *N1)
 }
 
 /* The strips of C outside M1 x N1: rows 0..M1-1 of columns N1.., then rows M1.. of every column. */
-static inline void launch_strips(int M, int N, int K, int M1, int N1, float alpha, const float *A,
-                                 int lda, const float *B, int ldb, float beta, float *C, int ldc)
+static inline void launch_strips(cudaStream_t st, int M, int N, int K, int M1, int N1,
+                                 float alpha, const float *A, int lda, const float *B, int ldb,
+                                 float beta, float *C, int ldc)
 {
     if (N1 < N) {
         int warps = ceil_div(M1, STRIP_COL_ROWS);
-        strip_cols_kernel<<<ceil_div(warps, STRIP_COL_WARPS), 32 * STRIP_COL_WARPS, 0,
-                            gemm_stream()>>>(
+        strip_cols_kernel<<<ceil_div(warps, STRIP_COL_WARPS), 32 * STRIP_COL_WARPS, 0, st>>>(
             M1, N - N1, K, alpha, A, lda, B + N1, ldb, beta, C + N1, ldc);
         CUDA_CHECK_LAUNCH();
     }
     if (M1 < M) {
-        strip_rows_kernel<<<ceil_div(N, 32), 512, 0, gemm_stream()>>>(
+        strip_rows_kernel<<<ceil_div(N, 32), 512, 0, st>>>(
             M - M1, N, K, alpha, A + (size_t)M1 * lda, lda, B, ldb, beta, C + (size_t)M1 * ldc,
             ldc);
         CUDA_CHECK_LAUNCH();
@@ -536,6 +536,41 @@ static bool keep_pool_memory(void)
     return true;
 }
 
+/* ---- the strips beside the tiles ----------------------------------------------------------- */
+
+/* The tile grid leaves SMs idle in its last wave (at 4097, 512 blocks of one per SM on 132 SMs:
+ * 3.9 waves), and the strips write other elements of C than the tiles: they run on a second
+ * stream, forked from the caller's after the copies and joined before the call returns, so that
+ * they can take those SMs. One side stream per caller's stream and GPU, per host thread (stage
+ * 10 drives several streams per GPU: a shared side stream would chain them together); with more
+ * than SIDE_MAX of them, the strips go on the caller's stream after the tiles. */
+#define SIDE_MAX 16
+struct side_stream {
+    cudaStream_t main, side;
+    int dev;
+    cudaEvent_t fork, join;
+};
+
+static side_stream *side_for(cudaStream_t main)
+{
+    static thread_local side_stream tab[SIDE_MAX];
+    static thread_local int n;
+    int dev = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    for (int i = 0; i < n; i++)
+        if (tab[i].main == main && tab[i].dev == dev)
+            return &tab[i];
+    if (n == SIDE_MAX)
+        return NULL;
+    side_stream *t = &tab[n++];
+    t->main = main;
+    t->dev = dev;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&t->side, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreateWithFlags(&t->fork, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventCreateWithFlags(&t->join, cudaEventDisableTiming));
+    return t;
+}
+
 /* warptile picks its tile by the grid fill of the whole tiles; thin strips left over (at most
  * STRIP_MAX columns or rows, as at 4097) go to the strip kernels above; misaligned A or B of a
  * large product are read from aligned copies. */
@@ -572,6 +607,10 @@ void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, co
             buf = NULL;
         }
     }
+    cudaStream_t main = gemm_stream();
+    side_stream *side = M1 < M || N1 < N ? side_for(main) : NULL;
+    if (side)
+        CUDA_CHECK(cudaEventRecord(side->fork, main));
     if (small_tiles) /* block 128x128, k-slice 16, warp 32x64, thread 8x8 */
         gemm_warptile_t<128, 128, 16, 32, 64, 8, 8>(M1, N1, K, alpha, At, ldat, Bt, ldbt, beta, C,
                                                     ldc);
@@ -580,8 +619,15 @@ void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, co
         gemm_warptile_t<128, 256, 16, 32, 64, 8, 8, 1>(M1, N1, K, alpha, At, ldat, Bt, ldbt, beta,
                                                        C, ldc);
     if (buf)
-        CUDA_CHECK(cudaFreeAsync(buf, gemm_stream()));
-    launch_strips(M, N, K, M1, N1, alpha, A, lda, B, ldb, beta, C, ldc);
+        CUDA_CHECK(cudaFreeAsync(buf, main));
+    if (side) { /* the tiles are queued first; the strips beside them, then the join */
+        CUDA_CHECK(cudaStreamWaitEvent(side->side, side->fork, 0));
+        launch_strips(side->side, M, N, K, M1, N1, alpha, A, lda, B, ldb, beta, C, ldc);
+        CUDA_CHECK(cudaEventRecord(side->join, side->side));
+        CUDA_CHECK(cudaStreamWaitEvent(main, side->join, 0));
+    } else {
+        launch_strips(main, M, N, K, M1, N1, alpha, A, lda, B, ldb, beta, C, ldc);
+    }
 }
 
 void gemm_async_pipeline(int M, int N, int K, float alpha, const float *A, int lda,
