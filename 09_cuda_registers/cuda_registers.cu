@@ -9,7 +9,8 @@
  *   warptile        double_buffer with an explicit warp tile between block and thread: the 32
  *                   lanes of a warp read shared memory without bank conflicts, with broadcast;
  *                   the next k's operands read during this k's FMAs; thin edge strips of C by
- *                   two strip kernels
+ *                   two strip kernels beside the tiles; misaligned operands of a large product
+ *                   read from aligned copies
  *   async_pipeline  warptile's arithmetic fed by cp.async, three or more shared-memory stages
  *
  * In 08 a thread loaded one element of A and one of B from shared memory for every FMA: the
