@@ -206,8 +206,10 @@ static int probe_share(int threads, int reps, int n)
         fprintf(stderr, "probe share: this CPU has no AVX-512\n");
         return 77;
     }
-    if (threads < 1 || reps < 1 || reps > MAX_REPS || n < 1)
+    if (threads < 1 || reps < 1 || reps > MAX_REPS || n < 1) {
+        fprintf(stderr, "probe share: need THREADS >= 1, 1 <= REPS <= %d, N >= 1\n", MAX_REPS);
         return 2;
+    }
     omp_set_dynamic(0); /* as build/peak: all the threads asked for */
     omp_set_num_threads(threads);
     /* build/peak's settings: runs of 0.03 s, each thread the iterations that one thread

@@ -401,8 +401,8 @@ strip_cols_kernel(int M, int w, int K, float alpha, const float *A, int lda, con
 /* C[0..h-1][0..N-1] (h <= STRIP_MAX rows; A and C point at the strip's first row): 32 columns
  * per block, one per lane; the 16 warps take 16 interleaved shares of k (a coalesced 128-byte
  * row of B each), then add their sums through shared memory. (Loading 16 rows of B per lane
- * before the FMAs, as the column strip does with A, made it slower: 135 us against 70 at
- * 4097, measured with ncu; not understood, not kept.) */
+ * before the FMAs, as the column strip does with A, made it slower at 4097: 135 us against this
+ * kernel's 56 us, both measured with ncu; not understood, not kept.) */
 __global__ void __launch_bounds__(512)
 strip_rows_kernel(int h, int N, int K, float alpha, const float *A, int lda, const float *B,
                   int ldb, float beta, float *C, int ldc)
@@ -501,13 +501,16 @@ pad_rows_kernel(long rows, int cols, const float *src, long lds, float *dst, lon
     }
 }
 
-/* Copy the rows x cols matrix X (leading dimension ldx) into buf with aligned rows; returns
- * the copy's leading dimension. */
-static int copy_padded(float *buf, const float *X, int rows, int cols, int ldx)
+/* The leading dimension of an aligned copy of rows `cols` floats long. */
+static inline int padded_ld(int cols) { return ceil_div(cols, PAD_FLOATS) * PAD_FLOATS; }
+
+/* Copy the rows x cols matrix X (leading dimension ldx) into buf, rows padded_ld(cols) apart,
+ * on stream st; returns that leading dimension. */
+static int copy_padded(cudaStream_t st, float *buf, const float *X, int rows, int cols, int ldx)
 {
-    int ld = (cols + PAD_FLOATS - 1) / PAD_FLOATS * PAD_FLOATS;
+    int ld = padded_ld(cols);
     dim3 grid(ceil_div(cols, COPY_THREADS * COPY_UNROLL), rows < GRID_Y_MAX ? rows : GRID_Y_MAX);
-    pad_rows_kernel<<<grid, COPY_THREADS, 0, gemm_stream()>>>(rows, cols, X, ldx, buf, ld);
+    pad_rows_kernel<<<grid, COPY_THREADS, 0, st>>>(rows, cols, X, ldx, buf, ld);
     CUDA_CHECK_LAUNCH();
     return ld;
 }
@@ -588,6 +591,7 @@ void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, co
     bool small_tiles = SMALL_TILE_SPEED * small > big;
     int M1 = small_tiles ? sM1 : bM1, N1 = small_tiles ? sN1 : bN1;
 
+    cudaStream_t main = gemm_stream();
     const float *At = A, *Bt = B; /* what the tile kernels read */
     int ldat = lda, ldbt = ldb;
     float *buf = NULL;
@@ -595,20 +599,19 @@ void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, co
     bool whole = M1 % 128 == 0 && N1 % (small_tiles ? 128 : 256) == 0;
     if ((pad_a || pad_b) && whole && 2.0 * M1 * N1 * K >= PAD_COPY_MIN_FLOPS &&
         keep_pool_memory()) {
-        size_t a_floats = pad_a ? (size_t)M1 * ((K + PAD_FLOATS - 1) / PAD_FLOATS * PAD_FLOATS) : 0;
-        size_t b_floats = pad_b ? (size_t)K * ((N1 + PAD_FLOATS - 1) / PAD_FLOATS * PAD_FLOATS) : 0;
-        if (cudaMallocAsync((void **)&buf, (a_floats + b_floats) * sizeof(float),
-                            gemm_stream()) == cudaSuccess) {
+        size_t a_floats = pad_a ? (size_t)M1 * padded_ld(K) : 0;
+        size_t b_floats = pad_b ? (size_t)K * padded_ld(N1) : 0;
+        if (cudaMallocAsync((void **)&buf, (a_floats + b_floats) * sizeof(float), main) ==
+            cudaSuccess) {
             if (pad_a)
-                At = buf, ldat = copy_padded(buf, A, M1, K, lda);
+                At = buf, ldat = copy_padded(main, buf, A, M1, K, lda);
             if (pad_b)
-                Bt = buf + a_floats, ldbt = copy_padded(buf + a_floats, B, K, N1, ldb);
+                Bt = buf + a_floats, ldbt = copy_padded(main, buf + a_floats, B, K, N1, ldb);
         } else {
             (void)cudaGetLastError(); /* no room: read A and B where they are */
             buf = NULL;
         }
     }
-    cudaStream_t main = gemm_stream();
     side_stream *side = M1 < M || N1 < N ? side_for(main) : NULL;
     if (side)
         CUDA_CHECK(cudaEventRecord(side->fork, main));
