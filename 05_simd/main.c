@@ -7,7 +7,6 @@
  * says which core was asked for and which one OpenBLAS took ("OpenBLAS-Cooperlake(SkylakeX)");
  * bench.sh also links this program against BLIS (blis_baseline.c): "BLIS-<its core>".
  */
-#include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

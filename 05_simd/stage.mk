@@ -6,7 +6,9 @@
 # lets the program build for (and run on) a CPU without AVX-512 or AVX2 as well:
 #   make CFLAGS="-std=c11 -O3 -march=x86-64-v2 -fopenmp -Wall -Wextra" stage05
 # still builds both intrinsics kernels, and goto.c calls each only where the CPU has it.
-ifneq ($(filter x86_64 amd64 i%86,$(shell uname -m)),)
+# The compiler's target decides, not the build machine's: a cross compiler for ARM
+# (make CC=aarch64-linux-gnu-gcc, tests/portability.sh) must not get x86 flags.
+ifneq ($(filter x86_64-% amd64-% i%86-%,$(shell $(CC) -dumpmachine)),)
 build/rel/05_simd/kernel_avx512.o build/asan/05_simd/kernel_avx512.o: \
     EXTRA_CFLAGS = -mavx512f -mavx512dq -mavx512vl -mfma
 build/rel/05_simd/kernel_avx2.o build/asan/05_simd/kernel_avx2.o: EXTRA_CFLAGS = -mavx2 -mfma

@@ -8,13 +8,6 @@
 
 #include "timer.h"
 
-/* OpenBLAS's own extensions. Declared here too because the cblas.h found first may be
- * another BLAS's (Debian switches it with update-alternatives); we link -lopenblas itself. */
-void openblas_set_num_threads(int num_threads);
-int openblas_get_num_procs(void);
-char *openblas_get_config(void);
-char *openblas_get_corename(void);
-
 void gemm_openblas(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                    int ldb, float beta, float *C, int ldc)
 {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install what gemm-from-scratch needs, or say exactly what is missing.
 #   gcc (C11, OpenMP), GNU make, OpenBLAS (headers + library), Intel ISA-L (chapter 11's baseline),
-#   python3 with matplotlib.
+#   python3 with matplotlib. Optional: qemu-user and an aarch64 cross gcc (tests/portability.sh).
 #   CUDA (nvcc, cuBLAS) is optional: the GPU stages build when nvcc is found.
 # On Debian/Ubuntu, as root (or with sudo), missing packages are installed with apt-get.
 # `--check` only reports. Exit status 0 when everything is there.
@@ -27,12 +27,32 @@ scripts/find-python.sh >/dev/null 2>&1 || need python3-matplotlib
 printf '#include <isa-l/erasure_code.h>\nint main(void){return 0;}\n' |
     gcc -x c - -o /dev/null -lisal >/dev/null 2>&1 || need libisal-dev
 
+SUDO=""
+[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
+
+# Optional, for make test's tests/portability.sh (stage 05 built for an x86 CPU without AVX-512
+# and for ARM, run under qemu); without them those checks are skipped, so --check does not ask
+# for them. Installed here only where apt-get runs without a password prompt.
+optional_pkgs=""
+if [ "$check_only" -eq 0 ] && command -v apt-get >/dev/null 2>&1 &&
+        { [ "$(id -u)" -eq 0 ] || { [ -n "$SUDO" ] && sudo -n true 2>/dev/null; }; }; then
+    { command -v qemu-x86_64 && command -v qemu-aarch64; } >/dev/null 2>&1 ||
+        optional_pkgs="$optional_pkgs qemu-user"
+    command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || optional_pkgs="$optional_pkgs gcc-aarch64-linux-gnu"
+    [ -f /usr/aarch64-linux-gnu/include/stdio.h ] || optional_pkgs="$optional_pkgs libc6-dev-arm64-cross"
+fi
+if [ -n "$optional_pkgs" ]; then
+    echo "install-deps: for the portability tests (optional): apt-get install$optional_pkgs"
+    $SUDO apt-get update -qq >/dev/null 2>&1 || true
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $optional_pkgs >/dev/null 2>&1 ||
+        echo "install-deps: could not install$optional_pkgs; make test skips the portability checks"
+fi
+
 [ -z "$missing_pkgs" ] && exit 0
 echo "install-deps: missing:$missing_pkgs"
 [ "$check_only" -eq 1 ] && exit 1
 
-SUDO=""
-[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
 if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ -n "$SUDO" ]; }; then
     echo "install-deps: apt-get install$missing_pkgs"
     $SUDO apt-get update -qq >/dev/null 2>&1 || true

@@ -7,8 +7,10 @@
 #   5. the harness catches planted bugs (tests/planted): a test that cannot fail proves nothing
 #   6. each untouched exercise fails its checks cleanly (exit 1, FAIL lines, no crash)
 #   7. GPU stages without a GPU: skipped (exit 77), counted as skipped, not passed
-#   8. plots/plot.py on a fixture
-#   9. every command quoted in README.md, docs/ and the chapters runs as written, at small sizes
+#   8. stage 05 built for other CPUs and run under qemu (tests/portability.sh): x86 without
+#      AVX-512 and without AVX, and ARM
+#   9. plots/plot.py on a fixture
+#  10. every command quoted in README.md, docs/ and the chapters runs as written, at small sizes
 #      (tests/check-commands.sh; the GPU ones are skipped here, make test-gpu runs them)
 # A stage that is not a float GEMM (11_gf256) supplies NN_topic/custom-tests.sh instead of 2-6.
 # Ends with "N passed, N failed, N skipped".
@@ -144,6 +146,17 @@ if [ -x tests/planted/planted ]; then
         >"$LOG/planted-beta.out" 2>&1 && ok "planted: 'bogus_beta_read' is correct when beta != 0" \
         || bad "planted: 'bogus_beta_read' should pass with beta != 0"
 fi
+
+echo "== stage 05 on other CPUs, emulated (tests/portability.sh; logs in build/port/logs/)"
+bash tests/portability.sh >"$LOG/portability.out" 2>&1
+while IFS= read -r line; do
+    case $line in
+        PASS:*) ok "portability: ${line#PASS: }" ;;
+        FAIL:*) bad "portability: ${line#FAIL: }" ;;
+        SKIP:*) skp "portability: ${line#SKIP: }" ;;
+    esac
+done <"$LOG/portability.out"
+grep -qE '^(PASS|FAIL|SKIP):' "$LOG/portability.out" || bad "portability: tests/portability.sh printed no checks"
 
 echo "== plots"
 if [ -x tests/test_plot.sh ] || [ -f tests/test_plot.sh ]; then
