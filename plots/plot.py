@@ -306,8 +306,38 @@ def save(fig, ax, out_dir, name, log_y):
     print(path)
 
 
+def near_sizes(rows):
+    """{size: the size it stands beside}: sizes within 1% of a rounder one (4095 and 4097
+    beside 4096, a sweep's odd-size probes; on a log axis they stack into a vertical
+    bar). Of each such cluster the chart keeps the roundest size, the one with the most factors
+    of two (4096; 6016 beside 6000), on a tie the one more variants ran; the CSV and the
+    chapter's tables keep them all."""
+    count = defaultdict(set)
+    for r in rows:
+        count[r["n"]].add(r["variant"])
+    def rank(n):
+        return ((n & -n) if n > 0 else 0, len(count[n]))
+    sizes, near, cluster = sorted(count), {}, []
+    for n in sizes + [None]:
+        if cluster and (n is None or n - cluster[-1] > 0.01 * n):
+            keep = max(cluster, key=rank)
+            near.update((c, keep) for c in cluster if c != keep)
+            cluster = []
+        if n is not None:
+            cluster.append(n)
+    return near
+
+
 def plot_stage(rows, peaks, out_dir, name):
     """One stage, one device, one thread count: GFLOP/s against size per variant."""
+    # A line drops a near size only where it has the size kept (a line measured at 4097 alone
+    # keeps its point).
+    near, have = near_sizes(rows), {(r["variant"], r["n"]) for r in rows}
+    left = sorted({r["n"] for r in rows if r["n"] in near and (r["variant"], near[r["n"]]) in have})
+    if left:
+        print(f"note: {name}: sizes {', '.join(map(str, left))} left out of the lines that "
+              "also ran the size within 1% of them")
+        rows = [r for r in rows if not (r["n"] in near and (r["variant"], near[r["n"]]) in have)]
     r0, gpu = rows[0], is_gpu(rows)
     fig, ax = new_axes(f"{r0['stage']}: GFLOP/s by size{threads_suffix(r0['threads'], gpu)}",
                        r0["device"] or "unknown device")

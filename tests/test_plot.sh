@@ -61,6 +61,27 @@ for name in 01_naive progression progression_sizes; do
     check "single CSV: $name.png is a PNG" is_png "$tmp/one/$name.png"
 done
 
+# Sizes within 1% of each other (a sweep's odd-size probes, 4095 and 4097 beside 4096) would stack
+# into a vertical bar: each line keeps the size most variants ran, unless it has only the other.
+near_expect="{4095: 4096, 4097: 4096, 6000: 6016}"
+near_got=$(cd "$root/plots" && "$PY" -c '
+import plot
+rows = [{"variant": v, "n": n} for v in ("a", "b") for n in (1024, 4095, 4096, 4097, 6000, 6016)]
+rows += [{"variant": "c", "n": n} for n in (1024, 4097)]
+print(plot.near_sizes(rows))' 2>&1)
+check "near sizes: 4095 and 4097 stand beside 4096, 6000 beside 6016 (got $near_got)" \
+    [ "$near_got" = "$near_expect" ]
+{
+    head -n 1 "$fixture/07_cuda_naive.csv"
+    for n in 1024 4095 4096 4097; do
+        echo "07_cuda_naive,coalesced,$n,$n,$n,1,5,1,1,1000,cuBLAS,1400,1e-07,PASS,fixture-gpu,nvcc,fixture,2024-05-04"
+    done
+    echo "07_cuda_naive,probe,4097,4097,4097,1,5,1,1,900,cuBLAS,1400,1e-07,PASS,fixture-gpu,nvcc,fixture,2024-05-04"
+} >"$tmp/near.csv"
+"$PY" "$plot" --out "$tmp/near" "$tmp/near.csv" >"$tmp/near.out" 2>&1
+check "near sizes: the chart is drawn and the sizes left out are named" \
+    grep -q "sizes 4095, 4097 left out of the lines that also ran" "$tmp/near.out"
+
 # Bad input: one line on stderr, exit status 2, nothing written.
 head -n 1 "$fixture/01_naive.csv" >"$tmp/empty.csv"
 printf 'stage,variant,size,gflops\n01_naive,ijk,64,1.5\n' >"$tmp/wrong.csv"
