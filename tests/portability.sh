@@ -119,7 +119,7 @@ fi
 CROSS=aarch64-linux-gnu-gcc
 SYSROOT=/usr/aarch64-linux-gnu
 if ! command -v qemu-aarch64 >/dev/null 2>&1 || ! command -v $CROSS >/dev/null 2>&1 ||
-        [ ! -d $SYSROOT/lib ]; then
+        [ ! -f $SYSROOT/include/stdio.h ]; then
     skip "aarch64 under qemu: needs qemu-aarch64, $CROSS and $SYSROOT (apt-get install qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"
 elif ! build_copy aarch64 CC=$CROSS CFLAGS="$FLAGS" CPPFLAGS="-D_GNU_SOURCE -Icommon -Iportability" \
         LDLIBS="build/rel/portability/no_blas.o -lm" build/rel/portability/no_blas.o \
