@@ -30,6 +30,21 @@ SMALL_SHAPES="1,7x13x5,31,33,1x97x13,97x1x13,13x97x1,67x73x71"
 OPTION_SETS=("" "--alpha -1.5 --beta 0.5" "--pad 5" "--beta 1 --pad 3 --threads 3")
 BAD_INPUTS=("-m -3" "-m abc" "-m 4000000 -n 4000000" "--variant nope" "--bogus" "--sizes 64:32:x2" "-m")
 
+# tally PREFIX FILE: one pass/fail/skip per PASS:/FAIL:/SKIP: line that a checker script
+# printed to FILE (custom-tests.sh, portability.sh, test_plot.sh, check-commands.sh); its
+# indented detail lines are shown as they are.
+tally() {
+    local prefix=$1 file=$2 line
+    while IFS= read -r line; do
+        case $line in
+            PASS:*) ok "$prefix: ${line#PASS: }" ;;
+            FAIL:*) bad "$prefix: ${line#FAIL: }" ;;
+            SKIP:*) skp "$prefix: ${line#SKIP: }" ;;
+            "    "*) echo "$line" ;;
+        esac
+    done <"$file"
+}
+
 # Run "$@" with output to a log; "desc" passes when the exit status is $want.
 expect_rc() {
     local want=$1 desc=$2 logname=$3; shift 3
@@ -70,13 +85,7 @@ while read -r dir prog kind; do
         echo "== $dir (its own tests: $dir/custom-tests.sh)"
         bash "$dir/custom-tests.sh" >"$LOG/$prog-custom.out" 2>&1
         rc=$?
-        while IFS= read -r line; do
-            case $line in
-                PASS:*) ok "$dir: ${line#PASS: }" ;;
-                FAIL:*) bad "$dir: ${line#FAIL: }" ;;
-                SKIP:*) skp "$dir: ${line#SKIP: }" ;;
-            esac
-        done <"$LOG/$prog-custom.out"
+        tally "$dir" "$LOG/$prog-custom.out"
         [ $rc -eq 0 ] || bad "$dir: custom-tests.sh exit $rc (see $LOG/$prog-custom.out)"
         continue
     else
@@ -149,25 +158,13 @@ fi
 
 echo "== stage 05 on other CPUs, emulated (tests/portability.sh; logs in build/port/logs/)"
 bash tests/portability.sh >"$LOG/portability.out" 2>&1
-while IFS= read -r line; do
-    case $line in
-        PASS:*) ok "portability: ${line#PASS: }" ;;
-        FAIL:*) bad "portability: ${line#FAIL: }" ;;
-        SKIP:*) skp "portability: ${line#SKIP: }" ;;
-    esac
-done <"$LOG/portability.out"
+tally portability "$LOG/portability.out"
 grep -qE '^(PASS|FAIL|SKIP):' "$LOG/portability.out" || bad "portability: tests/portability.sh printed no checks"
 
 echo "== plots"
 if [ -x tests/test_plot.sh ] || [ -f tests/test_plot.sh ]; then
-    bash tests/test_plot.sh >"$LOG/plot.out" 2>&1
-    [ $? -eq 77 ] && skp "plot: no python3 with matplotlib"
-    while IFS= read -r line; do
-        case $line in
-            PASS:*) ok "plot: ${line#PASS: }" ;;
-            FAIL:*) bad "plot: ${line#FAIL: }" ;;
-        esac
-    done <"$LOG/plot.out"
+    bash tests/test_plot.sh >"$LOG/plot.out" 2>&1 # exit 77 (no matplotlib): one SKIP: line
+    tally plot "$LOG/plot.out"
     grep -qE '^(PASS|FAIL|SKIP):' "$LOG/plot.out" || bad "plot: tests/test_plot.sh printed no checks"
 else
     bad "plot: tests/test_plot.sh missing"
@@ -176,14 +173,7 @@ fi
 echo "== commands quoted in the book (tests/check-commands.sh; logs in build/check-commands/)"
 bash tests/check-commands.sh >"$LOG/commands.out" 2>&1
 rc=$?
-while IFS= read -r line; do
-    case $line in
-        PASS:*) ok "commands: ${line#PASS: }" ;;
-        FAIL:*) bad "commands: ${line#FAIL: }" ;;
-        SKIP:*) skp "commands: ${line#SKIP: }" ;;
-        "    "*) echo "$line" ;;
-    esac
-done <"$LOG/commands.out"
+tally commands "$LOG/commands.out"
 grep -q '^FAIL:' "$LOG/commands.out" || [ $rc -eq 0 ] || bad "commands: tests/check-commands.sh exit $rc (see $LOG/commands.out)"
 
 finish
