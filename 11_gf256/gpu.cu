@@ -227,8 +227,9 @@ extern "C" int gf_gpu_open(int device, char *name, size_t namelen)
         return -1;
     }
     if (device >= n) {
-        snprintf(name, namelen, "no CUDA device %d (this machine has %d)", device, n);
-        return -1;
+        snprintf(name, namelen, "%d is out of range (this machine has %d CUDA device%s)", device,
+                 n, n == 1 ? "" : "s");
+        return -2;
     }
     CUDA_CHECK(cudaSetDevice(device));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, device));

@@ -30,7 +30,9 @@ typedef struct gf_gpu_timing {
     int reps;
 } gf_gpu_timing;
 
-/* Pick the device: 0 and its name, or -1 with the reason in name (no device, no CUDA). */
+/* Pick the device: 0 and its name; -1 with the reason in name where there is none to pick (no
+ * device, no CUDA: the GPU variants are skipped); -2 where `device` is past the machine's
+ * devices (a mistake in the command line: main.c refuses it). */
 int gf_gpu_open(int device, char *name, size_t namelen);
 
 /* Device-to-device cudaMemcpy of `bytes`, best of 10: (bytes read + bytes written) / s / 1e9. */

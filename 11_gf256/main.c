@@ -849,8 +849,12 @@ int main(int argc, char **argv)
     for (int v = 0; v < NVARIANTS; v++)
         if (o.selected[v] && variants[v].gpu >= 0)
             want_gpu = 1;
-    if (want_gpu)
-        c.gpu_ok = gf_gpu_open(o.device, c.gpu_name, sizeof c.gpu_name) == 0;
+    if (want_gpu) {
+        const int got = gf_gpu_open(o.device, c.gpu_name, sizeof c.gpu_name);
+        if (got == -2) /* as the GEMM stages do (common/cuda_harness.cu): a bad --device is an error */
+            cli_die("--device: %s", c.gpu_name);
+        c.gpu_ok = got == 0;
+    }
     char skipped[512] = "";
     int skipped_gpu = 0, skipped_cpu = 0;
     for (int v = 0; v < NVARIANTS; v++) {

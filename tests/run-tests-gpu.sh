@@ -6,42 +6,30 @@
 #      test-cases.txt (grids past 65535 blocks, hand-picked tiles, the skinny preset, ...)
 #   3. a bad --device is refused cleanly; each untouched exercise fails its checks cleanly
 #   4. compute-sanitizer --tool memcheck and --tool racecheck, every variant, small sizes
-#   5. the GPU commands quoted in the chapters and docs run as written, at small sizes
+#   5. a CPU program with a GPU part (11_gf256) runs its own GPU checks, NN_topic/custom-tests-gpu.sh
+#   6. the GPU commands quoted in the chapters and docs run as written, at small sizes
 #      (tests/check-commands.sh --gpu; with NN arguments, those in these stages' chapters)
 # Ends with "N passed, N failed, N skipped". Exit status 77 when there is no GPU (or no nvcc):
 # nothing was tested, and that is not a pass.
-#   tests/run-tests-gpu.sh [NN ...]     only these stages (make test-gpu STAGES="07 08")
+#   tests/run-tests-gpu.sh [NN ...]     only these stages (make test-gpu STAGES="07 11")
 set -u
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 LOG=build/test-gpu-logs
 mkdir -p "$LOG"
-pass=0 fail=0 skip=0
-ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-finish() { echo; echo "$pass passed, $fail failed, $skip skipped"; [ "$fail" -eq 0 ]; exit $?; }
-
-SHAPES=$(grep -v '^#' tests/shapes.txt | paste -sd, -)
-SMALL_SHAPES="1,7x13x5,31,33,1x97x13,97x1x13,13x97x1,67x73x71"
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 OPTION_SETS=("" "--alpha -1.5 --beta 0.5" "--pad 5" "--beta 1 --pad 3")
 
-expect_rc() {
-    local want=$1 desc=$2 logname=$3; shift 3
-    "$@" >"$LOG/$logname.out" 2>"$LOG/$logname.err"
-    local rc=$?
-    if [ "$rc" -eq "$want" ]; then ok "$desc"; else
-        bad "$desc (exit $rc, want $want; log $LOG/$logname.*)"
-        tail -n 5 "$LOG/$logname.out" "$LOG/$logname.err" | sed 's/^/    /'
-    fi
-    return $rc
-}
-
 stages=$(make -s list-stages | awk '$3 == "gpu"')
+# A CPU program with a GPU part (11_gf256) brings its own GPU checks: NN_topic/custom-tests-gpu.sh.
+custom=$(for f in [0-9][0-9]_*/custom-tests-gpu.sh; do [ -f "$f" ] && dirname "$f"; done)
 if [ $# -gt 0 ]; then
     want=" $* "
     stages=$(while read -r dir prog kind; do
         [[ $want == *" ${dir%%_*} "* ]] && echo "$dir $prog $kind"; done <<<"$stages")
-    [ -n "$stages" ] || { echo "run-tests-gpu: no CUDA stage among: $*" >&2; exit 2; }
+    custom=$(for dir in $custom; do [[ $want == *" ${dir%%_*} "* ]] && echo "$dir"; done)
+    [ -n "$stages$custom" ] || { echo "run-tests-gpu: no CUDA stage among: $*" >&2; exit 2; }
 fi
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
     echo "SKIP: no nvcc: the CUDA stages cannot be built here"
@@ -62,12 +50,18 @@ while read -r dir prog kind; do
     fi
 done <<<"$stages"
 stages=$built
-[ -n "$stages" ] || finish
+[ -n "$stages$custom" ] || finish
 
 # Is there a GPU? Ask the first stage (it prints "no CUDA device: skipped", exit 77, if not).
 read -r dir prog kind <<<"$(head -n1 <<<"$stages")"
-"$dir/$prog" -m 1 --no-baseline --reps 1 >"$LOG/probe.out" 2>&1
-if [ $? -eq 77 ]; then
+# (Only a custom-tests-gpu.sh stage: ask nvidia-smi.)
+probe_rc=0
+if [ -z "$stages" ]; then
+    nvidia-smi -L >"$LOG/probe.out" 2>&1 || probe_rc=77
+else
+    "$dir/$prog" -m 1 --no-baseline --reps 1 >"$LOG/probe.out" 2>&1 || probe_rc=$?
+fi
+if [ $probe_rc -eq 77 ]; then
     cat "$LOG/probe.out"
     echo "SKIP: every GPU test (no CUDA device here)"
     exit 77
@@ -161,22 +155,24 @@ while read -r dir prog kind; do
     fi
 done <<<"$stages"
 
+for dir in $custom; do
+    echo "== $dir (its own GPU tests: $dir/custom-tests-gpu.sh)"
+    bash "$dir/custom-tests-gpu.sh" >"$LOG/${dir%%_*}-custom-gpu.out" 2>&1
+    rc=$?
+    tally "$dir" "$LOG/${dir%%_*}-custom-gpu.out"
+    [ $rc -eq 0 ] || bad "$dir: custom-tests-gpu.sh exit $rc (see $LOG/${dir%%_*}-custom-gpu.out)"
+done
+
 echo "== commands quoted in the book (tests/check-commands.sh --gpu)"
 make -s build/peak_gpu >"$LOG/build-peak_gpu.log" 2>&1 || true   # chapter 07 quotes it
 docs=()
 if [ $# -gt 0 ]; then
     while read -r dir prog kind; do [ -n "$dir" ] && docs+=("$dir/README.md"); done <<<"$stages"
+    for dir in $custom; do docs+=("$dir/README.md"); done
 fi
 bash tests/check-commands.sh --gpu ${docs[@]+"${docs[@]}"} >"$LOG/commands.out" 2>&1
 rc=$?
-while IFS= read -r line; do
-    case $line in
-        PASS:*) ok "commands: ${line#PASS: }" ;;
-        FAIL:*) bad "commands: ${line#FAIL: }" ;;
-        SKIP:*) echo "$line"; skip=$((skip + 1)) ;;
-        "    "*) echo "$line" ;;
-    esac
-done <"$LOG/commands.out"
+tally commands "$LOG/commands.out"
 grep -q '^FAIL:' "$LOG/commands.out" || [ $rc -eq 0 ] || bad "commands: tests/check-commands.sh exit $rc (see $LOG/commands.out)"
 
 finish

@@ -19,43 +19,10 @@ cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 LOG=build/test-logs
 mkdir -p "$LOG"
-pass=0 fail=0 skip=0
-ok()   { echo "PASS: $*"; pass=$((pass + 1)); }
-bad()  { echo "FAIL: $*"; fail=$((fail + 1)); }
-skp()  { echo "SKIP: $*"; skip=$((skip + 1)); }
-finish() { echo; echo "$pass passed, $fail failed, $skip skipped"; [ "$fail" -eq 0 ]; exit $?; }
-
-SHAPES=$(grep -v '^#' tests/shapes.txt | paste -sd, -)
-SMALL_SHAPES="1,7x13x5,31,33,1x97x13,97x1x13,13x97x1,67x73x71"
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 OPTION_SETS=("" "--alpha -1.5 --beta 0.5" "--pad 5" "--beta 1 --pad 3 --threads 3")
 BAD_INPUTS=("-m -3" "-m abc" "-m 4000000 -n 4000000" "--variant nope" "--bogus" "--sizes 64:32:x2" "-m")
-
-# tally PREFIX FILE: one pass/fail/skip per PASS:/FAIL:/SKIP: line that a checker script
-# printed to FILE (custom-tests.sh, portability.sh, test_plot.sh, check-commands.sh); its
-# indented detail lines are shown as they are.
-tally() {
-    local prefix=$1 file=$2 line
-    while IFS= read -r line; do
-        case $line in
-            PASS:*) ok "$prefix: ${line#PASS: }" ;;
-            FAIL:*) bad "$prefix: ${line#FAIL: }" ;;
-            SKIP:*) skp "$prefix: ${line#SKIP: }" ;;
-            "    "*) echo "$line" ;;
-        esac
-    done <"$file"
-}
-
-# Run "$@" with output to a log; "desc" passes when the exit status is $want.
-expect_rc() {
-    local want=$1 desc=$2 logname=$3; shift 3
-    "$@" >"$LOG/$logname.out" 2>"$LOG/$logname.err"
-    local rc=$?
-    if [ "$rc" -eq "$want" ]; then ok "$desc"; else
-        bad "$desc (exit $rc, want $want; log $LOG/$logname.*)"
-        tail -n 5 "$LOG/$logname.out" "$LOG/$logname.err" | sed 's/^/    /'
-    fi
-    return $rc
-}
 
 echo "== build"
 if ! make -s -j"$JOBS" all asan grade-bins >"$LOG/build.log" 2>&1; then
