@@ -23,6 +23,16 @@ expect_rc() {
     return $rc
 }
 
+# run_checker PREFIX SCRIPT OUT: run a stage's own checker script (its output in OUT), tally its
+# lines, and fail if it exits with anything but 0.
+run_checker() {
+    local prefix=$1 script=$2 out=$3
+    bash "$script" >"$out" 2>&1
+    local rc=$?
+    tally "$prefix" "$out"
+    [ $rc -eq 0 ] || bad "$prefix: $script exit $rc (see $out)"
+}
+
 # tally PREFIX FILE: one pass/fail/skip per PASS:/FAIL:/SKIP: line that a checker script printed
 # to FILE (a stage's custom-tests.sh, portability.sh, test_plot.sh, check-commands.sh); its
 # indented detail lines are shown as they are.

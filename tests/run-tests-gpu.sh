@@ -157,10 +157,7 @@ done <<<"$stages"
 
 for dir in $custom; do
     echo "== $dir (its own GPU tests: $dir/custom-tests-gpu.sh)"
-    bash "$dir/custom-tests-gpu.sh" >"$LOG/${dir%%_*}-custom-gpu.out" 2>&1
-    rc=$?
-    tally "$dir" "$LOG/${dir%%_*}-custom-gpu.out"
-    [ $rc -eq 0 ] || bad "$dir: custom-tests-gpu.sh exit $rc (see $LOG/${dir%%_*}-custom-gpu.out)"
+    run_checker "$dir" "$dir/custom-tests-gpu.sh" "$LOG/${dir%%_*}-custom-gpu.out"
 done
 
 echo "== commands quoted in the book (tests/check-commands.sh --gpu)"

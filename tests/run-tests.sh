@@ -50,10 +50,7 @@ while read -r dir prog kind; do
     elif [ -f "$dir/custom-tests.sh" ]; then
         # a stage that is not a float GEMM (11_gf256) brings its own checks: PASS:/FAIL:/SKIP: lines
         echo "== $dir (its own tests: $dir/custom-tests.sh)"
-        bash "$dir/custom-tests.sh" >"$LOG/$prog-custom.out" 2>&1
-        rc=$?
-        tally "$dir" "$LOG/$prog-custom.out"
-        [ $rc -eq 0 ] || bad "$dir: custom-tests.sh exit $rc (see $LOG/$prog-custom.out)"
+        run_checker "$dir" "$dir/custom-tests.sh" "$LOG/$prog-custom.out"
         continue
     else
         echo "== $dir"
