@@ -545,14 +545,18 @@ static bool keep_pool_memory(void)
 /* The tile grid leaves SMs idle in its last wave (at 4097, 512 blocks of one per SM on 132 SMs:
  * 3.9 waves), and the strips write other elements of C than the tiles: they run on a second
  * stream, forked from the caller's after the copies and joined before the call returns, so that
- * they can take those SMs. One side stream per caller's stream and GPU, per host thread (stage
- * 10 drives several streams per GPU: a shared side stream would chain them together); with more
- * than SIDE_MAX of them, the strips go on the caller's stream after the tiles. */
+ * they can take those SMs. The tiles go on a third stream, of the highest priority: with equal
+ * priorities the block scheduler also hands the strips' blocks SMs between the tile grid's waves,
+ * and a strip block that stays on its SM for the whole strip holds back a tile block there (the
+ * column strip, at 4096 x 4097 x 4096, was not hidden at all); with it, a strip block starts only
+ * where no tile block is waiting. One set of streams per caller's stream and GPU, per host thread
+ * (stage 10 drives several streams per GPU: shared streams would chain them together); with more
+ * than SIDE_MAX of them, tiles and strips go on the caller's stream, one after the other. */
 #define SIDE_MAX 16
 struct side_stream {
-    cudaStream_t main, side;
+    cudaStream_t main, side, tiles;
     int dev;
-    cudaEvent_t fork, join;
+    cudaEvent_t fork, join, join_tiles;
 };
 
 static side_stream *side_for(cudaStream_t main)
@@ -569,9 +573,13 @@ static side_stream *side_for(cudaStream_t main)
     side_stream *t = &tab[n++];
     t->main = main;
     t->dev = dev;
+    int lowest, highest;
+    CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
     CUDA_CHECK(cudaStreamCreateWithFlags(&t->side, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaStreamCreateWithPriority(&t->tiles, cudaStreamNonBlocking, highest));
     CUDA_CHECK(cudaEventCreateWithFlags(&t->fork, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventCreateWithFlags(&t->join, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventCreateWithFlags(&t->join_tiles, cudaEventDisableTiming));
     return t;
 }
 
@@ -613,25 +621,31 @@ void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, co
         }
     }
     side_stream *side = M1 < M || N1 < N ? side_for(main) : NULL;
-    if (side)
+    cudaStream_t ts = main; /* the tiles' stream */
+    if (side) {
         CUDA_CHECK(cudaEventRecord(side->fork, main));
+        CUDA_CHECK(cudaStreamWaitEvent(side->tiles, side->fork, 0));
+        ts = side->tiles;
+    }
     if (small_tiles) /* block 128x128, k-slice 16, warp 32x64, thread 8x8 */
-        gemm_warptile_t<128, 128, 16, 32, 64, 8, 8>(M1, N1, K, alpha, At, ldat, Bt, ldbt, beta, C,
-                                                    ldc);
+        warptile_on<128, 128, 16, 32, 64, 8, 8>(ts, M1, N1, K, alpha, At, ldat, Bt, ldbt, beta, C,
+                                                ldc);
     else /* block 128x256, k-slice 16, warp 32x64, thread 8x8, fragments prefetched:
           * 512 threads, one block per SM */
-        gemm_warptile_t<128, 256, 16, 32, 64, 8, 8, 1>(M1, N1, K, alpha, At, ldat, Bt, ldbt, beta,
-                                                       C, ldc);
-    if (buf)
-        CUDA_CHECK(cudaFreeAsync(buf, main));
-    if (side) { /* the tiles are queued first; the strips beside them, then the join */
+        warptile_on<128, 256, 16, 32, 64, 8, 8, 1>(ts, M1, N1, K, alpha, At, ldat, Bt, ldbt, beta,
+                                                   C, ldc);
+    if (side) { /* the tiles are queued first; the strips beside them, then the joins */
         CUDA_CHECK(cudaStreamWaitEvent(side->side, side->fork, 0));
         launch_strips(side->side, M, N, K, M1, N1, alpha, A, lda, B, ldb, beta, C, ldc);
         CUDA_CHECK(cudaEventRecord(side->join, side->side));
+        CUDA_CHECK(cudaEventRecord(side->join_tiles, side->tiles));
         CUDA_CHECK(cudaStreamWaitEvent(main, side->join, 0));
+        CUDA_CHECK(cudaStreamWaitEvent(main, side->join_tiles, 0));
     } else {
         launch_strips(main, M, N, K, M1, N1, alpha, A, lda, B, ldb, beta, C, ldc);
     }
+    if (buf) /* after the tiles that read it (joined above) */
+        CUDA_CHECK(cudaFreeAsync(buf, main));
 }
 
 void gemm_async_pipeline(int M, int N, int K, float alpha, const float *A, int lda,

@@ -524,10 +524,10 @@ static void allow_large_smem(int dev)
 }
 
 /* Grid: x over column tiles, y over row tiles; a taller C goes in slabs of GRID_Y_MAX rows
- * of tiles. Shared memory is dynamic, with the opt-in above 48 KB. */
+ * of tiles. Shared memory is dynamic, with the opt-in above 48 KB. On stream st. */
 template <class cfg, int BM, int BN, auto kernel>
-static void launch_tiles(int M, int N, int K, float alpha, const float *A, int lda,
-                         const float *B, int ldb, float beta, float *C, int ldc)
+static void launch_tiles(cudaStream_t st, int M, int N, int K, float alpha, const float *A,
+                         int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
     if (M == 0 || N == 0 || K == 0)
         return;
@@ -541,19 +541,28 @@ static void launch_tiles(int M, int N, int K, float alpha, const float *A, int l
     for (long r0 = 0; r0 < M; r0 += (long)GRID_Y_MAX * BM) {
         int m = (int)(M - r0 < (long)GRID_Y_MAX * BM ? M - r0 : (long)GRID_Y_MAX * BM);
         dim3 grid(ceil_div(N, BN), ceil_div(m, BM));
-        kernel<<<grid, cfg::threads, cfg::smem_bytes, gemm_stream()>>>(
+        kernel<<<grid, cfg::threads, cfg::smem_bytes, st>>>(
             m, N, K, alpha, A + r0 * lda, lda, B, ldb, beta, C + r0 * ldc, ldc, vec, vec_c);
         CUDA_CHECK_LAUNCH();
     }
 }
 
+/* The warptile grid on stream st (gemm_warptile: a stream of its own beside the strips), and
+ * as a gemm_fn on the harness's stream (the tuning grid). */
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int PREFETCH = 0>
+void warptile_on(cudaStream_t st, int M, int N, int K, float alpha, const float *A, int lda,
+                 const float *B, int ldb, float beta, float *C, int ldc)
+{
+    launch_tiles<tile_config<BM, BN, BK, WM, WN, TM, TN, 2>, BM, BN,
+                 warptile_kernel<BM, BN, BK, WM, WN, TM, TN, PREFETCH>>(st, M, N, K, alpha, A,
+                                                                       lda, B, ldb, beta, C, ldc);
+}
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int PREFETCH = 0>
 void gemm_warptile_t(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                      int ldb, float beta, float *C, int ldc)
 {
-    launch_tiles<tile_config<BM, BN, BK, WM, WN, TM, TN, 2>, BM, BN,
-                 warptile_kernel<BM, BN, BK, WM, WN, TM, TN, PREFETCH>>(M, N, K, alpha, A, lda,
-                                                                       B, ldb, beta, C, ldc);
+    warptile_on<BM, BN, BK, WM, WN, TM, TN, PREFETCH>(gemm_stream(), M, N, K, alpha, A, lda, B,
+                                                      ldb, beta, C, ldc);
 }
 
 /* ---- waves: how well a grid fills the GPU ---------------------------------------------------- */
@@ -602,8 +611,8 @@ void gemm_async_t(int M, int N, int K, float alpha, const float *A, int lda, con
 {
     static_assert(STAGES >= 3, "two buffers is warptile; cp.async pays with three or more");
     launch_tiles<tile_config<BM, BN, BK, WM, WN, TM, TN, STAGES>, BM, BN,
-                 async_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES>>(M, N, K, alpha, A, lda, B, ldb,
-                                                                   beta, C, ldc);
+                 async_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES>>(gemm_stream(), M, N, K, alpha,
+                                                                   A, lda, B, ldb, beta, C, ldc);
 }
 
 #endif
