@@ -239,11 +239,11 @@ void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const 
                     for (int q = 0; q < panels; q++) {
                         const float *aq = &A[IDX(ic + q * MR, pc, lda)];
                         float *dst = apack + (size_t)q * MR * kc;
-                        if (uk->pack_a && mc - q * MR >= MR) /* a full panel: in registers */
-                            uk->pack_a(kc, aq, lda, mc - q * MR >= 2 * MR, dst);
+                        const int rows_left = mc - q * MR; /* in this block, from this panel on */
+                        if (uk->pack_a && rows_left >= MR) /* a full panel: in registers */
+                            uk->pack_a(kc, aq, lda, rows_left >= 2 * MR, dst);
                         else
-                            pack_a_panel(MR, min_int(MR, mc - q * MR), kc, aq, lda, mc - q * MR,
-                                         dst);
+                            pack_a_panel(MR, min_int(MR, rows_left), kc, aq, lda, rows_left, dst);
                     }
                     /* (the barrier here: the A block is complete before anyone reads it) */
                 }

@@ -543,44 +543,43 @@ static bool keep_pool_memory(void)
 /* ---- the strips beside the tiles ----------------------------------------------------------- */
 
 /* The tile grid leaves SMs idle in its last wave (at 4097, 512 blocks of one per SM on 132 SMs:
- * 3.9 waves), and the strips write other elements of C than the tiles: they run on a second
- * stream, forked from the caller's after the copies and joined before the call returns, so that
- * they can take those SMs. The tiles go on a third stream, of the highest priority: with equal
- * priorities the block scheduler may hand an SM freed between the tile grid's waves to a strip
- * block, and a tile block then waits there for it; with the priority, a strip block starts only
- * where no tile block is waiting. (Measured: the column strip, not hidden at all at equal
- * priorities, is about half hidden with it; the chapter's third round, rows 4 and 5.) One set of
- * streams per caller's stream and GPU, per host thread
- * (stage 10 drives several streams per GPU: shared streams would chain them together); with more
- * than SIDE_MAX of them, tiles and strips go on the caller's stream, one after the other. */
-#define SIDE_MAX 16
-struct side_stream {
-    cudaStream_t main, side, tiles;
+ * 3.9 waves), and the strips write other elements of C than the tiles: the tiles run on a
+ * stream of their own, forked from the caller's after the copies and joined before the call
+ * returns, while the strips run on the caller's stream, so that they can take those SMs. The
+ * tiles' stream has the highest priority: with equal priorities the block scheduler may hand an
+ * SM freed between the tile grid's waves to a strip block, and a tile block then waits there for
+ * it; with the priority, a strip block starts only where no tile block is waiting. (Measured:
+ * the column strip, not hidden at all at equal priorities, is about half hidden with it; the
+ * chapter's third round, rows 4 and 5.) One tile stream per caller's stream and GPU, per host
+ * thread (stage 10 drives several streams per GPU: a shared one would chain them together);
+ * with more than TILE_STREAMS_MAX of them, the tiles go on the caller's stream too, before the
+ * strips. */
+#define TILE_STREAMS_MAX 16
+struct tile_stream {
+    cudaStream_t main, tiles;
     int dev;
-    cudaEvent_t fork, join, join_tiles;
+    cudaEvent_t fork, join;
 };
 
-static side_stream *side_for(cudaStream_t main)
+static tile_stream *tile_stream_for(cudaStream_t main)
 {
-    static thread_local side_stream tab[SIDE_MAX];
+    static thread_local tile_stream tab[TILE_STREAMS_MAX];
     static thread_local int n;
     int dev = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     for (int i = 0; i < n; i++)
         if (tab[i].main == main && tab[i].dev == dev)
             return &tab[i];
-    if (n == SIDE_MAX)
+    if (n == TILE_STREAMS_MAX)
         return NULL;
-    side_stream *t = &tab[n++];
+    tile_stream *t = &tab[n++];
     t->main = main;
     t->dev = dev;
     int lowest, highest;
     CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
-    CUDA_CHECK(cudaStreamCreateWithFlags(&t->side, cudaStreamNonBlocking));
     CUDA_CHECK(cudaStreamCreateWithPriority(&t->tiles, cudaStreamNonBlocking, highest));
     CUDA_CHECK(cudaEventCreateWithFlags(&t->fork, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventCreateWithFlags(&t->join, cudaEventDisableTiming));
-    CUDA_CHECK(cudaEventCreateWithFlags(&t->join_tiles, cudaEventDisableTiming));
     return t;
 }
 
@@ -621,12 +620,13 @@ void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, co
             buf = NULL;
         }
     }
-    side_stream *side = M1 < M || N1 < N ? side_for(main) : NULL;
-    cudaStream_t ts = main; /* the tiles' stream */
-    if (side) {
-        CUDA_CHECK(cudaEventRecord(side->fork, main));
-        CUDA_CHECK(cudaStreamWaitEvent(side->tiles, side->fork, 0));
-        ts = side->tiles;
+    /* with strips: the tiles on their own stream, beside the strips on the caller's */
+    tile_stream *own = M1 < M || N1 < N ? tile_stream_for(main) : NULL;
+    cudaStream_t ts = main;
+    if (own) {
+        CUDA_CHECK(cudaEventRecord(own->fork, main));
+        CUDA_CHECK(cudaStreamWaitEvent(own->tiles, own->fork, 0));
+        ts = own->tiles;
     }
     if (small_tiles) /* block 128x128, k-slice 16, warp 32x64, thread 8x8 */
         warptile_on<128, 128, 16, 32, 64, 8, 8>(ts, M1, N1, K, alpha, At, ldat, Bt, ldbt, beta, C,
@@ -635,15 +635,11 @@ void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, co
           * 512 threads, one block per SM */
         warptile_on<128, 256, 16, 32, 64, 8, 8, 1>(ts, M1, N1, K, alpha, At, ldat, Bt, ldbt, beta,
                                                    C, ldc);
-    if (side) { /* the tiles are queued first; the strips beside them, then the joins */
-        CUDA_CHECK(cudaStreamWaitEvent(side->side, side->fork, 0));
-        launch_strips(side->side, M, N, K, M1, N1, alpha, A, lda, B, ldb, beta, C, ldc);
-        CUDA_CHECK(cudaEventRecord(side->join, side->side));
-        CUDA_CHECK(cudaEventRecord(side->join_tiles, side->tiles));
-        CUDA_CHECK(cudaStreamWaitEvent(main, side->join, 0));
-        CUDA_CHECK(cudaStreamWaitEvent(main, side->join_tiles, 0));
-    } else {
-        launch_strips(main, M, N, K, M1, N1, alpha, A, lda, B, ldb, beta, C, ldc);
+    /* the tiles are queued first, the strips (if any) after them on the caller's stream */
+    launch_strips(main, M, N, K, M1, N1, alpha, A, lda, B, ldb, beta, C, ldc);
+    if (own) {
+        CUDA_CHECK(cudaEventRecord(own->join, own->tiles));
+        CUDA_CHECK(cudaStreamWaitEvent(main, own->join, 0));
     }
     if (buf) /* after the tiles that read it (joined above) */
         CUDA_CHECK(cudaFreeAsync(buf, main));

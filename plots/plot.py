@@ -333,11 +333,11 @@ def plot_stage(rows, peaks, out_dir, name):
     # A line drops a near size only where it has the size kept (a line measured at 4097 alone
     # keeps its point).
     near, have = near_sizes(rows), {(r["variant"], r["n"]) for r in rows}
-    left = sorted({r["n"] for r in rows if r["n"] in near and (r["variant"], near[r["n"]]) in have})
-    if left:
-        print(f"note: {name}: sizes {', '.join(map(str, left))} left out of the lines that "
-              "also ran the size within 1% of them")
-        rows = [r for r in rows if not (r["n"] in near and (r["variant"], near[r["n"]]) in have)]
+    dropped = [r for r in rows if r["n"] in near and (r["variant"], near[r["n"]]) in have]
+    if dropped:
+        print(f"note: {name}: sizes {', '.join(map(str, sorted({r['n'] for r in dropped})))} "
+              "left out of the lines that also ran the size within 1% of them")
+        rows = [r for r in rows if r not in dropped]
     r0, gpu = rows[0], is_gpu(rows)
     fig, ax = new_axes(f"{r0['stage']}: GFLOP/s by size{threads_suffix(r0['threads'], gpu)}",
                        r0["device"] or "unknown device")
