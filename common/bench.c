@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "edges.h"
 #include "matrix.h"
 #include "timer.h"
 #include "verify.h"
@@ -24,12 +25,15 @@ int bench_ncores(void)
 
 static double flops_of(const gemm_shape *s) { return 2.0 * s->m * (double)s->n * s->k; }
 
+/* Rows of B and the width of A's rows: K, or one when K = 0 (lda >= max(1, K), as in BLAS). */
+static int k_rows(const gemm_shape *s) { return s->k > 0 ? s->k : 1; }
+
 /* Bytes of the host buffers bench_run allocates for one shape. */
 static double host_bytes(const gemm_shape *s, const bench_opts *o)
 {
-    double lda = (double)s->k + o->pad, ldn = (double)s->n + o->pad;
+    double lda = (double)k_rows(s) + o->pad, ldn = (double)s->n + o->pad;
     double c_copies = 1 + (o->beta != 0.0f) + (o->pad > 0);
-    return 4.0 * (s->m * lda + s->k * ldn + c_copies * s->m * ldn);
+    return 4.0 * (s->m * lda + k_rows(s) * ldn + c_copies * s->m * ldn);
 }
 
 /* Reject, before anything runs, a size whose buffers overflow or can't fit. */
@@ -38,7 +42,7 @@ void bench_check_sizes(const bench_opts *o)
     double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
     for (int i = 0; i < o->nshapes; i++) {
         const gemm_shape *s = &o->shapes[i];
-        if (!matrix_bytes(s->m, s->k + o->pad) || !matrix_bytes(s->k, s->n + o->pad) ||
+        if (!matrix_bytes(s->m, k_rows(s) + o->pad) || !matrix_bytes(k_rows(s), s->n + o->pad) ||
             !matrix_bytes(s->m, s->n + o->pad) || (long)s->k + o->pad > 0x7fffffff ||
             (long)s->n + o->pad > 0x7fffffff)
             cli_die("size %dx%dx%d: the buffers overflow size_t", s->m, s->n, s->k);
@@ -252,9 +256,9 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
             limit[v] = INFINITY;
         for (int si = 0; si < o->nshapes; si++) {
             const gemm_shape *s = &o->shapes[si];
-            bench_problem p = {s->m, s->n, s->k, s->k + o->pad, s->n + o->pad, s->n + o->pad,
+            bench_problem p = {s->m, s->n, s->k, k_rows(s) + o->pad, s->n + o->pad, s->n + o->pad,
                                o->alpha, o->beta, NULL, NULL, NULL, NULL};
-            float *A = matrix_alloc(p.M, p.lda), *B = matrix_alloc(p.K, p.ldb);
+            float *A = matrix_alloc(p.M, p.lda), *B = matrix_alloc(k_rows(s), p.ldb);
             float *C = matrix_alloc(p.M, p.ldc);
             float *C0 = o->beta != 0.0f ? matrix_alloc(p.M, p.ldc) : NULL;
             float *C_in = o->pad > 0 ? matrix_alloc(p.M, p.ldc) : NULL;
@@ -264,7 +268,7 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
             /* Fresh inputs for every size; padding gets a value no kernel should produce. */
             uint64_t seed = o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)si * 3;
             matrix_fill(A, p.M, p.lda, -999.0f);
-            matrix_fill(B, p.K, p.ldb, -999.0f);
+            matrix_fill(B, k_rows(s), p.ldb, -999.0f);
             matrix_fill_random(A, p.M, p.K, p.lda, seed);
             matrix_fill_random(B, p.K, p.N, p.ldb, seed + 1);
             if (C0) {
@@ -340,6 +344,8 @@ int bench_main(const stage_info *st, int argc, char **argv)
     int rc = st->backend->init(&o);
     if (rc != 0)
         return rc;
+    if (o.edges)
+        return edges_main(st, &o);
     bench_print_header(st, &o);
     int passed = 0;
     int failed = bench_run(st, &o, &passed);
