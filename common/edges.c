@@ -118,7 +118,9 @@ static int check_scaled(const buffers *b, int M, int N, float beta, int want_sca
             if (inside && beta != 1.0f ? got == want : same_bits(got, want))
                 continue;
             snprintf(why, len, "C(%d,%d) = %g, want %g%s", i, j, got, want,
-                     j >= b->bn ? " (padding)" : !inside ? " (outside the call's C)" : "");
+                     j >= b->bn      ? ": padding written"
+                     : !want_scaled ? ": C must be left alone"
+                     : !inside      ? ": outside the call's C" : "");
             return 0;
         }
     return 1;
@@ -130,7 +132,8 @@ static void rule_case(suite *s, const gemm_variant *v, const char *name, buffers
 {
     char shape[40], why[160], label[64];
     snprintf(shape, sizeof shape, "%dx%dx%d", M, N, K);
-    snprintf(label, sizeof label, "%s, beta %g%s", what, beta, beta == 0.0f ? " (C NaN)" : "");
+    snprintf(label, sizeof label, "%s, beta %g%s", what, beta,
+             beta == 0.0f && want_scaled ? " (C NaN)" : "");
     prepare_c(b, want_scaled ? M : 0, want_scaled ? N : 0, beta);
     if (call(s, v, b, M, N, K, alpha, beta) != 0)
         row(s, name, label, shape, -1, -1, "the backend could not set this size up");
@@ -216,8 +219,10 @@ static int check_spread(const buffers *b, const gemm_variant *v, int row, int co
             if (!isfinite(got)) {
                 (*elsewhere)++;
                 if (!v->fast_algorithm && ok) {
-                    snprintf(why, len, "C(%d,%d) = %g: its dot product does not use the %s", i,
-                             j, got, row >= 0 ? "row of A" : "column of B");
+                    snprintf(why, len, "C(%d,%d) = %g%s", i, j, got,
+                             row >= 0   ? ": its dot product does not use the row of A"
+                             : col >= 0 ? ": its dot product does not use the column of B"
+                                        : ", not finite");
                     ok = 0;
                 }
                 continue;
