@@ -148,7 +148,10 @@ int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
         return rc;
     if (o.edges) { /* with the first tile */
         tile_size = tiles[0];
-        return edges_main(st, &o);
+        rc = edges_main(st, &o);
+        free(o.selected);
+        free(o.shapes);
+        return rc;
     }
     bench_print_header(st, &o);
 

@@ -344,8 +344,12 @@ int bench_main(const stage_info *st, int argc, char **argv)
     int rc = st->backend->init(&o);
     if (rc != 0)
         return rc;
-    if (o.edges)
-        return edges_main(st, &o);
+    if (o.edges) {
+        rc = edges_main(st, &o);
+        free(o.shapes);
+        free(o.selected);
+        return rc;
+    }
     bench_print_header(st, &o);
     int passed = 0;
     int failed = bench_run(st, &o, &passed);
