@@ -146,6 +146,11 @@ static void print_row(const row *r)
     printf("%-16s %6d %6d %6d %10.3f %9.2f %12s %9s  %s\n", r->variant, r->s->m, r->s->n, r->s->k,
            r->ms_median, fl / (r->ms_median * 1e6), ratio, err,
            r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-");
+    if (r->checked && !r->vr.pass) { /* say why, so that a failing row can be acted on */
+        char why[256];
+        verify_describe(&r->vr, why, sizeof why);
+        printf("    first bad element: %s\n", why);
+    }
     fflush(stdout);
 }
 
@@ -181,12 +186,12 @@ static void progress_clear(void)
         fprintf(stderr, "%60s\r", "");
 }
 
-/* Set the run's C to what it must hold before a checked run: NaN when beta == 0
- * (so an unwritten element fails), else C0. */
+/* Set the run's C to what it must hold before a checked run: the NaN poison when beta == 0
+ * (so an unwritten element fails, and the check can tell it was unwritten), else C0. */
 static void prepare_c(bench_problem *p, const float *C0, const bench_opts *o)
 {
     if (o->beta == 0.0f)
-        matrix_fill(p->C, p->M, p->ldc, NAN);
+        matrix_fill(p->C, p->M, p->ldc, verify_poison());
     else
         matrix_copy(p->C, C0, p->M, p->ldc);
 }
