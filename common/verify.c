@@ -230,7 +230,7 @@ static void format_value(char *buf, size_t len, double v)
 void verify_describe(const verify_result *r, char *buf, size_t len)
 {
     const verify_bad *e = &r->first;
-    char got[32], want[32], why[128];
+    char got[32], want[32], why[128], count[80];
     if (r->pass) {
         snprintf(buf, len, "%s", "");
         return;
@@ -241,10 +241,11 @@ void verify_describe(const verify_result *r, char *buf, size_t len)
     }
     format_value(got, sizeof got, e->got);
     format_value(want, sizeof want, e->want);
+    snprintf(count, sizeof count, "%ld bad element%s in %ld row%s checked", r->bad,
+             r->bad == 1 ? "" : "s", r->rows_checked, r->rows_checked == 1 ? "" : "s");
     if (e->kind == VERIFY_PADDING) {
-        snprintf(buf, len, "C(%d,%d) = %s, was %s: written into the padding (column %d >= N = %d); "
-                 "%ld bad elements in %ld rows checked", e->i, e->j, got, want, e->j, e->N, r->bad,
-                 r->rows_checked);
+        snprintf(buf, len, "C(%d,%d) = %s, was %s: written into the padding (column %d >= N = %d); %s",
+                 e->i, e->j, got, want, e->j, e->N, count);
         return;
     }
     switch (e->kind) {
@@ -265,6 +266,5 @@ void verify_describe(const verify_result *r, char *buf, size_t len)
         else
             snprintf(why, sizeof why, "error %.2g is %.3gx the bound", fabs(e->got - e->want), e->ratio);
     }
-    snprintf(buf, len, "C(%d,%d) = %s, want %s: %s; %ld bad elements in %ld rows checked", e->i, e->j,
-             got, want, why, r->bad, r->rows_checked);
+    snprintf(buf, len, "C(%d,%d) = %s, want %s: %s; %s", e->i, e->j, got, want, why, count);
 }
