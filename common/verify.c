@@ -198,7 +198,8 @@ verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int 
         max_ratio = max_err / (c * (K + 2) * u * max_scale + tiny);
         max_rel = max_err / (max_scale > 0 ? max_scale : tiny);
         if (!(max_ratio <= 1.0)) {
-            bad++;
+            if (bad == 0)
+                bad = 1; /* no element is bad on its own: the matrix is */
             if (first.kind == VERIFY_OK && worst_err >= 0) {
                 first = worst;
                 first.kind = VERIFY_OVER_BOUND;
@@ -260,11 +261,12 @@ void verify_describe(const verify_result *r, char *buf, size_t len)
         snprintf(why, sizeof why, "%s where a number was due", isnan(e->got) ? "NaN" : "Inf");
         break;
     default:
-        if (e->normwise)
-            snprintf(why, sizeof why, "the largest error, %.2g, is %.3gx the normwise bound",
-                     fabs(e->got - e->want), e->ratio);
-        else
-            snprintf(why, sizeof why, "error %.2g is %.3gx the bound", fabs(e->got - e->want), e->ratio);
+        if (e->normwise) {
+            snprintf(buf, len, "C(%d,%d) = %s, want %s: the largest error, %.2g, is %.3gx the "
+                     "normwise bound", e->i, e->j, got, want, fabs(e->got - e->want), e->ratio);
+            return;
+        }
+        snprintf(why, sizeof why, "error %.2g is %.3gx the bound", fabs(e->got - e->want), e->ratio);
     }
     snprintf(buf, len, "C(%d,%d) = %s, want %s: %s; %s", e->i, e->j, got, want, why, count);
 }
