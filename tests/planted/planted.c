@@ -31,6 +31,7 @@ KERNEL(writes_padding, M, N, K, IDX(k, j, ldb),
 KERNEL(one_ulp_per_term, M, N, K, IDX(k, j, ldb),
        C[IDX(i, j, ldc)] = (beta == 0.0f ? alpha * sum : alpha * sum + beta * C[IDX(i, j, ldc)]) *
                            (1.0f + 4.0f * (K + 2) * 5.96e-8f))
+KERNEL(nan_last_row, M, N, K, IDX(k, j, ldb), GOOD_STORE; if (i == M - 1) C[IDX(i, j, ldc)] = sum / 0.0f * 0.0f)
 
 static const gemm_variant variants[] = {
     {"correct", "the naive kernel, no bug", correct},
@@ -42,6 +43,7 @@ static const gemm_variant variants[] = {
     {"swapped_b_index", "B[j][k] instead of B[k][j]", swapped_b_index},
     {"writes_padding", "writes one element past the row's end into the padding", writes_padding},
     {"one_ulp_per_term", "every result off by 4(K+2) ulps: twice the bound", one_ulp_per_term},
+    {"nan_last_row", "the last row computes x/0*0: NaN where a number was due", nan_last_row},
 };
 
 static const stage_info stage = {
