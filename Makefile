@@ -7,12 +7,20 @@
 
 # ---- the flags, in one place -------------------------------------------------------
 CC       = gcc
+comma   := ,
 # -ffp-contract=fast: let the compiler fuse a*b + c into one FMA instruction. GCC does so by
 # default in its GNU dialects but not under -std=c11, which would halve every auto-vectorised
 # kernel's peak. It is not -ffast-math: no reassociation, and an FMA rounds once instead of twice.
 CFLAGS   = -std=c11 -O3 -march=native -ffp-contract=fast -fopenmp -Wall -Wextra -Wno-missing-field-initializers
 CPPFLAGS = -D_GNU_SOURCE -Icommon
-LDLIBS   = -lopenblas -lm
+# OpenBLAS built on OpenMP (Debian: libopenblas-openmp-dev), found by its directory and linked
+# with an rpath, whatever the system's default libopenblas.so.0 is. Its threads are libgomp's,
+# the same pool as our kernels': with the pthread build, each library's idle threads spin for a
+# while after a call and steal the cores the other one runs on next, and the 2-thread ratio
+# column swung from 0.4x to 4.5x between identical runs. Without it: plain -lopenblas, and the
+# harness's header says the ratios on several threads are not to be trusted.
+OPENBLAS_OMP_DIR ?= $(wildcard /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/openblas-openmp)
+LDLIBS   = $(if $(OPENBLAS_OMP_DIR),-L$(OPENBLAS_OMP_DIR) -Wl$(comma)-rpath$(comma)$(OPENBLAS_OMP_DIR)) -lopenblas -lm
 SANFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
@@ -91,8 +99,8 @@ build/rel/common/bench.o build/asan/common/bench.o: CPPFLAGS += -DGIT_REV='"$(GI
 
 # Objects depend on the flags too: change CFLAGS and everything rebuilds.
 build/flags: FORCE
-	@mkdir -p build; echo '$(CC) $(CPPFLAGS) $(CFLAGS) | $(NVCC) $(NVFLAGS)' | cmp -s - $@ || \
-	    echo '$(CC) $(CPPFLAGS) $(CFLAGS) | $(NVCC) $(NVFLAGS)' > $@
+	@mkdir -p build; echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDLIBS) | $(NVCC) $(NVFLAGS)' | cmp -s - $@ || \
+	    echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDLIBS) | $(NVCC) $(NVFLAGS)' > $@
 
 build/rel/%.o: %.c build/flags
 	@mkdir -p $(@D)

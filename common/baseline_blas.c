@@ -55,6 +55,15 @@ static void cpu_print_header(FILE *f, const bench_opts *o)
                 openblas_get_num_procs());
     else
         fprintf(f, "%-10s none (--no-baseline)\n", "baseline");
+    /* The pthread build's idle threads spin after each call, on the cores our OpenMP threads
+     * need next (and ours on its): the Makefile links the OpenMP build where it is installed. */
+    int several = 0;
+    for (int t = 0; t < o->nthreads; t++)
+        several |= o->threads[t] > 1;
+    if (o->baseline && several && !strstr(openblas_get_config(), "USE_OPENMP"))
+        fprintf(f, "%-10s this OpenBLAS is not the OpenMP build: its threads and ours take turns "
+                   "spinning, and the ratios on several threads swing from run to run "
+                   "(install libopenblas-openmp-dev and rebuild)\n", "warning");
 }
 
 static void cpu_set_threads(int t)

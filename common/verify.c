@@ -3,6 +3,7 @@
 #include <float.h>
 #include <math.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,41 @@ static int choose_rows(int M, int N, int K, uint64_t seed, int *rows)
     return n;
 }
 
+float verify_poison(void)
+{
+    uint32_t bits = VERIFY_POISON_BITS;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static uint32_t bits_of(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+/* Is a before b (lower row, then lower column)? Anything is before "none yet". */
+static int earlier(const verify_bad *a, const verify_bad *b)
+{
+    return b->kind == VERIFY_OK || a->i < b->i || (a->i == b->i && a->j < b->j);
+}
+
+/* What is wrong with one element, if anything. */
+static verify_kind classify(float got, uint32_t before, double ratio, int normwise)
+{
+    uint32_t b = bits_of(got);
+    if (b == before && (!isfinite(got) || (!normwise && !(ratio <= 1.0))))
+        return VERIFY_UNWRITTEN;
+    if (!isfinite(got))
+        return (b & 0x7fffffffu) == (VERIFY_POISON_BITS | 0x00400000u) ? VERIFY_POISON_READ
+                                                                       : VERIFY_NONFINITE;
+    if (!normwise && !(ratio <= 1.0))
+        return VERIFY_OVER_BOUND;
+    return VERIFY_OK;
+}
+
 verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int lda,
                           const float *B, int ldb, float beta, const float *C0,
                           const float *C_in, const float *C_out, int ldc,
@@ -66,6 +102,8 @@ verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int 
     int nrows = choose_rows(M, N, K, seed, rows);
     double max_scale = 0, max_err = 0, max_rel = 0, max_ratio = 0;
     long bad = 0;
+    verify_bad first = {VERIFY_OK}, worst = {VERIFY_OK}; /* worst: the largest finite error */
+    double worst_err = -1;
     enum { CHUNK = 256 };
     long nchunks = (N + CHUNK - 1) / CHUNK, ngroups = (nrows + RG - 1) / RG;
 
@@ -83,6 +121,8 @@ verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int 
         int j0 = (int)(w % nchunks) * CHUNK;
         int j1 = j0 + CHUNK < N ? j0 + CHUNK : N;
         double ref[RG][CHUNK], absref[RG][CHUNK];
+        verify_bad lfirst = {VERIFY_OK}, lworst = {VERIFY_OK};
+        double lworst_err = -1;
         for (int r = 0; r < ng; r++)
             for (int j = j0; j < j1; j++)
                 ref[r][j - j0] = absref[r][j - j0] = 0.0;
@@ -102,12 +142,10 @@ verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int 
                 double c0 = beta != 0.0f ? C0[IDX(i, j, ldc)] : 0.0;
                 double R = alpha * ref[r][j - j0] + beta * c0;
                 double scale = fabs(alpha) * absref[r][j - j0] + fabs(beta) * fabs(c0);
-                double got = C_out[IDX(i, j, ldc)];
-                double err = fabs(got - R);
-                if (!isfinite(got)) {
-                    bad++;
-                    err = INFINITY;
-                }
+                float gotf = C_out[IDX(i, j, ldc)];
+                double got = gotf;
+                double err = isfinite(got) ? fabs(got - R) : INFINITY;
+                double ratio = err / (c * (K + 2) * u * scale + tiny);
                 if (scale > max_scale)
                     max_scale = scale;
                 if (err > max_err)
@@ -115,32 +153,120 @@ verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int 
                 double rel = err / (scale > 0 ? scale : tiny);
                 if (rel > max_rel)
                     max_rel = rel;
-                if (!normwise) {
-                    double ratio = err / (c * (K + 2) * u * scale + tiny);
-                    if (ratio > max_ratio)
-                        max_ratio = ratio;
-                    if (!(ratio <= 1.0))
-                        bad++;
+                if (!normwise && ratio > max_ratio)
+                    max_ratio = ratio;
+                uint32_t before = beta != 0.0f ? bits_of(C0[IDX(i, j, ldc)]) : VERIFY_POISON_BITS;
+                verify_bad e = {classify(gotf, before, ratio, normwise), i, j, N, gotf, R, ratio, 0};
+                if (e.kind != VERIFY_OK) {
+                    bad++;
+                    if (earlier(&e, &lfirst))
+                        lfirst = e;
+                } else if (normwise && (err > lworst_err || (err == lworst_err && earlier(&e, &lworst)))) {
+                    lworst = e;
+                    lworst_err = err;
                 }
             }
             /* The padding between N and ldc must be exactly what it was. */
             if (j1 == N && ldc > N &&
                 memcmp(&C_in[IDX(i, N, ldc)], &C_out[IDX(i, N, ldc)],
-                       sizeof(float) * (size_t)(ldc - N)) != 0)
-                bad++;
+                       sizeof(float) * (size_t)(ldc - N)) != 0) {
+                for (int j = N; j < ldc; j++)
+                    if (bits_of(C_in[IDX(i, j, ldc)]) != bits_of(C_out[IDX(i, j, ldc)])) {
+                        verify_bad e = {VERIFY_PADDING, i, j, N, C_out[IDX(i, j, ldc)],
+                                        C_in[IDX(i, j, ldc)], 0, 0};
+                        bad++;
+                        if (earlier(&e, &lfirst))
+                            lfirst = e;
+                    }
+            }
+        }
+        /* Deterministic whatever the schedule: the lowest (i, j) and the largest error win. */
+        if (lfirst.kind != VERIFY_OK || lworst_err >= 0) {
+#pragma omp critical(verify_first)
+            {
+                if (lfirst.kind != VERIFY_OK && earlier(&lfirst, &first))
+                    first = lfirst;
+                if (lworst_err > worst_err || (lworst_err == worst_err && lworst_err >= 0 &&
+                                               earlier(&lworst, &worst))) {
+                    worst = lworst;
+                    worst_err = lworst_err;
+                }
+            }
         }
     }
     if (normwise) {
         max_ratio = max_err / (c * (K + 2) * u * max_scale + tiny);
         max_rel = max_err / (max_scale > 0 ? max_scale : tiny);
-        if (!(max_ratio <= 1.0))
-            bad++;
+        if (!(max_ratio <= 1.0)) {
+            if (bad == 0)
+                bad = 1; /* no element is bad on its own: the matrix is */
+            if (first.kind == VERIFY_OK && worst_err >= 0) {
+                first = worst;
+                first.kind = VERIFY_OVER_BOUND;
+                first.ratio = worst_err / (c * (K + 2) * u * max_scale + tiny);
+                first.normwise = 1;
+            }
+        }
     }
     res.max_err_ratio = max_ratio;
     res.rel_err = max_rel;
     res.rows_checked = nrows;
     res.bad = bad;
     res.pass = bad == 0;
+    res.first = first;
     free(rows);
     return res;
+}
+
+static void format_value(char *buf, size_t len, double v)
+{
+    if (isnan(v))
+        snprintf(buf, len, "NaN");
+    else if (isinf(v))
+        snprintf(buf, len, "%sInf", v < 0 ? "-" : "");
+    else
+        snprintf(buf, len, "%.9g", v);
+}
+
+void verify_describe(const verify_result *r, char *buf, size_t len)
+{
+    const verify_bad *e = &r->first;
+    char got[32], want[32], why[128], count[80];
+    if (r->pass) {
+        snprintf(buf, len, "%s", "");
+        return;
+    }
+    if (e->kind == VERIFY_OK) {
+        snprintf(buf, len, "the check could not run (out of memory)");
+        return;
+    }
+    format_value(got, sizeof got, e->got);
+    format_value(want, sizeof want, e->want);
+    snprintf(count, sizeof count, "%ld bad element%s in %ld row%s checked", r->bad,
+             r->bad == 1 ? "" : "s", r->rows_checked, r->rows_checked == 1 ? "" : "s");
+    if (e->kind == VERIFY_PADDING) {
+        snprintf(buf, len, "C(%d,%d) = %s, was %s: written into the padding (column %d >= N = %d); %s",
+                 e->i, e->j, got, want, e->j, e->N, count);
+        return;
+    }
+    switch (e->kind) {
+    case VERIFY_UNWRITTEN:
+        snprintf(why, sizeof why, "unwritten (%s)", isnan(e->got) ? "still the NaN poison"
+                                                   : "still the value C held before the call");
+        break;
+    case VERIFY_POISON_READ:
+        snprintf(why, sizeof why, "NaN carried from the poison: C was read although beta = 0");
+        break;
+    case VERIFY_NONFINITE:
+        snprintf(why, sizeof why, "%s where a number was due", isnan(e->got) ? "NaN" : "Inf");
+        break;
+    default:
+        if (e->normwise) {
+            snprintf(buf, len, "C(%d,%d) = %s, want %s: the largest error, %.2g, is %.3gx the "
+                     "normwise bound", e->i, e->j, got, want, fabs(e->got - e->want), e->ratio);
+            return;
+        }
+        snprintf(why, sizeof why, "error %.2g is %.3gx the bound", fabs(e->got - e->want), e->ratio);
+    }
+    snprintf(buf, len, "C(%d,%d) = %s, want %s: %s; %s", e->i, e->j, got, want, why, count);
 }

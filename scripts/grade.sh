@@ -6,7 +6,9 @@ set -u
 cd "$(dirname "$0")/.."
 stage=${1:-}
 [ -n "$stage" ] || { echo "usage: make grade STAGE=NN (one of: $(make -s list-stages | cut -c1-2 | paste -sd' '))" >&2; exit 2; }
-line=$(make -s list-stages | awk -v s="$stage" 'substr($1,1,length(s)+1) == s"_"')
+# STAGE=2, 02, 02_loop_order and loop_order all name stage 02
+num=$(case $stage in [0-9] | [0-9][0-9]) printf %02d "$((10#$stage))" ;; esac)
+line=$(make -s list-stages | awk -v s="$stage" -v n="$num" '$1 == s || $2 == s || (n != "" && substr($1, 1, 3) == n "_")')
 [ -n "$line" ] || { echo "grade: no stage $stage (make list-stages shows them)" >&2; exit 2; }
 read -r dir prog kind <<<"$line"
 # a stage that is not a float GEMM (11_gf256) grades itself
@@ -23,18 +25,33 @@ for opts in "" "--alpha -1.5 --beta 0.5" "--pad 5"; do
     rc=$?
     if [ "$rc" -eq 77 ]; then echo "no CUDA device: grade this stage on a GPU machine"; exit 77; fi
     if [ "$rc" -ge 2 ]; then echo "exit $rc with ${opts:-default options} (a crash or refused input):"; tail -n 3 "$report" | sed 's/^/    /'; fi
-    awk -v o="${opts:-defaults}" '$NF == "PASS" || $NF == "FAIL" { print $1, $2 "x" $3 "x" $4, o "|" $NF }' "$report" >>"$rows"
+    # one line per check: variant, shape, options, PASS/FAIL and the harness's "first bad element"
+    awk -v o="$opts" 'function flush() { if (row != "") print row "\t" why; row = why = "" }
+        $NF == "PASS" || $NF == "FAIL" { flush(); row = $1 "\t" $2 "x" $3 "x" $4 "\t" o "\t" $NF; next }
+        row != "" && /^    first bad element: / { why = substr($0, 24) }
+        END { flush() }' "$report" >>"$rows"
 done
 echo "checks (every shape in tests/shapes.txt; options: defaults, --alpha -1.5 --beta 0.5, --pad 5):"
-awk '{ split($0, p, "|"); v = $1; n[v]++; if (p[2] == "PASS") ok[v]++; else if (nf[v]++ < 4) bad[v] = bad[v] " " $2 " (" substr(p[1], length($1 " " $2) + 2) ")" }
-     END { for (v in n) printf "  %-16s %3d of %3d pass%s\n", v, ok[v], n[v], (v in bad ? "; failing e.g." bad[v] : "") }' "$rows" | sort
-total=$(wc -l <"$rows"); good=$(grep -c '|PASS$' "$rows")
+# per variant, in the table's order: the count, a few failing shapes, then the first failure
+# (the first option set, then the first shape), why it failed and the command that shows it
+awk -F'\t' -v ex="$ex" '
+    !($1 in n) { order[++nv] = $1 }
+    { n[$1]++; opts = ($3 == "" ? "defaults" : $3) }
+    $4 == "PASS" { ok[$1]++ }
+    $4 == "FAIL" && nf[$1]++ < 4 { eg[$1] = eg[$1] " " $2 " (" opts ")" }
+    $4 == "FAIL" && !($1 in first) {
+        first[$1] = $2 " (" opts "): " ($5 == "" ? "no diagnostic printed" : $5)
+        cmd[$1] = ex " --variant " $1 " --sizes " $2 ($3 == "" ? "" : " " $3) " --no-baseline --reps 1" }
+    END { for (k = 1; k <= nv; k++) { v = order[k]
+            printf "  %-16s %3d of %3d pass%s\n", v, ok[v], n[v], (v in eg ? "; failing e.g." eg[v] : "")
+            if (v in first) printf "      first failure: %s\n      reproduce:     %s\n", first[v], cmd[v] } }' "$rows"
+total=$(wc -l <"$rows"); good=$(awk -F'\t' '$4 == "PASS"' "$rows" | wc -l)
 echo "  total: $good of $total"
 
 size=$([ "$kind" = gpu ] && echo 2048 || echo 512)
 echo "speed at ${size}^3 against the solution (variants that pass every check):"
 for v in $("$sol" --list | awk '{print $1}'); do
-    if grep -q "^$v .*|FAIL$" "$rows" || ! grep -q "^$v " "$rows"; then
+    if awk -F'\t' -v v="$v" '$1 == v && $4 == "FAIL" { bad = 1 } $1 == v { seen = 1 } END { exit !(bad || !seen) }' "$rows"; then
         printf "  %-16s not timed: fix its checks first\n" "$v"; continue
     fi
     t_sol=$("$sol" --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null | awk -v v="$v" '$1 == v {print $6}')

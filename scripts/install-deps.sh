@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install what gemm-from-scratch needs, or say exactly what is missing.
-#   gcc (C11, OpenMP), GNU make, OpenBLAS (headers + library), Intel ISA-L (chapter 11's baseline),
+#   gcc (C11, OpenMP), GNU make, OpenBLAS (headers + library, and its OpenMP build), Intel ISA-L (chapter 11's baseline),
 #   python3 with matplotlib. Optional: qemu-user and an aarch64 cross gcc (tests/portability.sh).
 #   CUDA (nvcc, cuBLAS) is optional: the GPU stages build when nvcc is found.
 # On Debian/Ubuntu, as root (or with sudo), missing packages are installed with apt-get.
@@ -21,6 +21,13 @@ echo 'int main(void){return 0;}' | gcc -fopenmp -x c - -o /dev/null >/dev/null 2
 if ! printf '#include <cblas.h>\nint main(void){openblas_get_corename();return 0;}\n' |
         gcc -x c - -o /dev/null -lopenblas >/dev/null 2>&1; then
     need libopenblas-dev
+fi
+# ... and its OpenMP build, which the Makefile links where it is (see LDLIBS there): its threads
+# are our kernels' threads, so the two do not fight over the cores when they alternate.
+# Elsewhere the harness's header warns when the OpenBLAS it loaded is not the OpenMP build.
+if command -v apt-get >/dev/null 2>&1 &&
+        [ -z "$(ls -d /usr/lib/"$(gcc -print-multiarch 2>/dev/null)"/openblas-openmp 2>/dev/null)" ]; then
+    need libopenblas-openmp-dev
 fi
 scripts/find-python.sh >/dev/null 2>&1 || need python3-matplotlib
 # Intel ISA-L: chapter 11's erasure-coding baseline

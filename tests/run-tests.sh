@@ -133,7 +133,50 @@ if [ -x tests/planted/planted ]; then
     tests/planted/planted --variant bogus_beta_read --no-baseline --reps 1 --sizes 33 --beta 0.5 \
         >"$LOG/planted-beta.out" 2>&1 && ok "planted: 'bogus_beta_read' is correct when beta != 0" \
         || bad "planted: 'bogus_beta_read' should pass with beta != 0"
+    # under each FAIL row the harness names the first bad element (lowest row, then column,
+    # whichever thread found it: 20x600x3 spreads it over many pieces of work) and its kind
+    says() { # VARIANT "OPTIONS" WHAT EXTENDED-REGEX: the diagnostic line must match
+        local log
+        log="$LOG/planted-says-$1-$(echo "$2" | tr -c 'a-z0-9' _).out"
+        # shellcheck disable=SC2086
+        tests/planted/planted --variant "$1" --no-baseline --reps 1 $2 >"$log" 2>&1
+        if grep -qE "^    first bad element: $4" "$log"; then ok "planted: '$1' $2 explained: $3"
+        else bad "planted: '$1' $2 not explained as $3 (no line matching '$4' in $log)"; fi
+    }
+    says skip_last_col "--sizes 20x600x3" "C(0,599) unwritten" 'C\(0,599\) = NaN, want [-0-9.e]+: unwritten \(still the NaN poison\)'
+    says skip_last_row "--sizes 7x13x5" "C(6,0) unwritten, 13 bad" 'C\(6,0\) = NaN, want [-0-9.e]+: unwritten \(still the NaN poison\); 13 bad elements'
+    says skip_last_col "--sizes 7x13x5 --beta 0.5" "C(0,12) unwritten, still C0" 'C\(0,12\) = [-0-9.e]+, want [-0-9.e]+: unwritten \(still the value C held'
+    says nan_last_row "--sizes 7x13x5" "C(6,0) NaN computed" 'C\(6,0\) = NaN, want [-0-9.e]+: NaN where a number was due'
+    says bogus_beta_read "--sizes 7x13x5" "C(0,0) NaN from the poison" 'C\(0,0\) = NaN, want [-0-9.e]+: NaN carried from the poison'
+    says writes_padding "--sizes 20x600x3 --pad 3" "C(0,600) written in the padding" 'C\(0,600\) = 0, was NaN: written into the padding \(column 600 >= N = 600\)'
+    says one_ulp_per_term "--sizes 5x4x1" "C(0,0) twice the bound" 'C\(0,0\) = [-0-9.e]+, want [-0-9.e]+: error [-0-9.e]+ is (1\.9|2)[0-9.]*x the bound'
+    # a failing case run alone (the grader's reproduce command) gets the same inputs
+    tests/planted/planted --variant one_ulp_per_term --no-baseline --reps 1 --sizes 1,7x13x5 2>&1 \
+        | awk '$2 == 7 && $3 == 13 { getline; print }' >"$LOG/planted-in-list.out"
+    tests/planted/planted --variant one_ulp_per_term --no-baseline --reps 1 --sizes 7x13x5 2>&1 \
+        | grep 'first bad' >"$LOG/planted-alone.out"
+    [ -s "$LOG/planted-alone.out" ] && cmp -s "$LOG/planted-in-list.out" "$LOG/planted-alone.out" \
+        && ok "planted: a shape run alone fails as it did in a list (same inputs)" \
+        || bad "planted: 7x13x5 alone and in a list explained differently (see $LOG/planted-*list.out, -alone.out)"
 fi
+
+echo "== the grader (make grade STAGE=2: the untouched 02 exercise)"
+make -s grade STAGE=2 >"$LOG/grade-2.out" 2>&1
+if grep -q '^== grading 02_loop_order/exercise.c' "$LOG/grade-2.out"; then ok "grade: STAGE=2 means 02"
+else bad "grade: STAGE=2 did not grade 02 (see $LOG/grade-2.out)"; fi
+if grep -qE '^      first failure: 1x1x1 \(defaults\): C\(0,0\) = NaN, want [-0-9.e]+: unwritten' "$LOG/grade-2.out" &&
+   grep -qx '      reproduce:     build/grade/02_loop_order/loop_order --variant ikj --sizes 1x1x1 --no-baseline --reps 1' "$LOG/grade-2.out"
+then ok "grade: a failing variant's first case, why, and the command that reproduces it"
+else bad "grade: no 'first failure' and 'reproduce' lines for ikj (see $LOG/grade-2.out)"; fi
+# the reproduce command shows the same element and value
+cmd=$(grep -m1 '^      reproduce: ' "$LOG/grade-2.out" | sed 's/^ *reproduce: *//')
+why=$(grep -m1 '^      first failure: ' "$LOG/grade-2.out" | sed 's/^[^:]*: [^:]*: //')
+# shellcheck disable=SC2086
+if [ -n "$cmd" ] && [ -n "$why" ] && $cmd 2>&1 | grep -qxF "    first bad element: $why"; then
+    ok "grade: the reproduce command fails the same way"
+else bad "grade: '$cmd' does not print '$why'"; fi
+make -s grade STAGE=02_loop_order 2>&1 | grep -q '^== grading 02_loop_order/exercise.c' \
+    && ok "grade: STAGE=02_loop_order means 02" || bad "grade: STAGE=02_loop_order did not grade 02"
 
 echo "== stage 05 on other CPUs, emulated (tests/portability.sh; logs in build/port/logs/)"
 bash tests/portability.sh >"$LOG/portability.out" 2>&1

@@ -39,6 +39,8 @@ KERNEL(writes_padding, GUARD, M, N, K, 0.0f, alpha, B_KJ,
 KERNEL(one_ulp_per_term, GUARD, M, N, K, 0.0f, alpha, B_KJ,
        C[IDX(i, j, ldc)] = (beta == 0.0f ? sum : sum + beta * C[IDX(i, j, ldc)]) *
                            (1.0f + 4.0f * (K + 2) * 5.96e-8f))
+KERNEL(nan_last_row, GUARD, M, N, K, 0.0f, alpha, B_KJ,
+       GOOD_STORE; if (i == M - 1) C[IDX(i, j, ldc)] = sum / 0.0f * 0.0f)
 /* the edge rules (gemm.h), caught by --edges */
 KERNEL(ignores_k0, if (K == 0) return; GUARD, M, N, K, 0.0f, alpha, B_KJ, GOOD_STORE)
 KERNEL(reads_a_alpha0, if (alpha != 0.0f && gemm_quick_return(M, N, K, alpha, beta, C, ldc)) return,
@@ -61,6 +63,7 @@ static const gemm_variant variants[] = {
     {"swapped_b_index", "B[j][k] instead of B[k][j]", swapped_b_index},
     {"writes_padding", "writes one element past the row's end into the padding", writes_padding},
     {"one_ulp_per_term", "every result off by 4(K+2) ulps: twice the bound", one_ulp_per_term},
+    {"nan_last_row", "the last row computes x/0*0: NaN where a number was due", nan_last_row},
     {"ignores_k0", "K == 0 returns at once: C left alone instead of beta*C", ignores_k0},
     {"reads_a_alpha0", "no quick return for alpha == 0: 0 * NaN in A reaches C", reads_a_alpha0},
     {"writes_k_negative", "K < 0 taken for K = 0: C scaled by beta", writes_k_negative},
