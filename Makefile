@@ -151,6 +151,7 @@ test-gpu:                                      ## on a GPU machine: every CUDA v
 plots:                                         ## charts in docs/figures/<machine>/ from the committed results/<machine>/ (plus a stage's own plot.py)
 	@test -n "$(PYTHON)" || { echo "no python3 with matplotlib: run scripts/install-deps.sh"; exit 1; }
 	@for d in $(filter-out results/local,$(wildcard results/*)); do \
+	    ls $$d/*.csv >/dev/null 2>&1 || continue; \
 	    $(PYTHON) plots/plot.py --out docs/figures/$$(basename $$d) $$d || exit 1; \
 	    for p in $(wildcard [0-9][0-9]_*/plot.py); do s=$$(dirname $$p); \
 	        [ ! -f $$d/$$s.csv ] || $(PYTHON) $$p $$d/$$s.csv docs/figures/$$(basename $$d)/$$s.png || exit 1; \
