@@ -172,7 +172,8 @@ static void blas_rules(suite *s, const gemm_variant *v, const char *name, uint64
 
 /* ---- NaN and Inf: which elements of C they reach -------------------------------------------- */
 
-/* The harness's bound (verify.h) for element (i, j), or for the largest scale (normwise). */
+/* alpha*(AB)_ij + beta*C0_ij in double; *scale gets |alpha|(|A||B|)_ij + |beta||C0_ij|, what
+ * the harness's bound (verify.h) is relative to. */
 static double reference(const buffers *b, int i, int j, float alpha, float beta, double *scale)
 {
     double sum = 0, abs_sum = 0;
@@ -189,7 +190,8 @@ static double reference(const buffers *b, int i, int j, float alpha, float beta,
 /* After a call with the one special value in row `row` of A (col < 0) or column `col` of B
  * (row < 0): every element of that row (column) of C must be non-finite; the others finite
  * and within the bound, unless the variant is a fast algorithm (then they are only counted).
- * Returns the counts: in the line, and elsewhere. */
+ * Returns 1 if that holds, else 0 with the first offence in why; *line and *elsewhere get the
+ * numbers of non-finite elements in that row (column) and outside it. */
 static int check_spread(const buffers *b, const gemm_variant *v, int row, int col, float alpha,
                         float beta, long *line, long *elsewhere, char *why, size_t len)
 {
