@@ -223,7 +223,8 @@ static int breakdown(bench_opts *o)
                        100 * ma / mt, bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, mp);
                 fflush(stdout);
                 if (csv)
-                    cli_csv_row(csv, "06_strassen,%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%s,%s",
+                    cli_csv_row(csv,
+                                "06_strassen,%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%s,%s",
                                 variants[v].name, s->m, s->n, s->k, o->threads[ti], cut, n, mt,
                                 ma, bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, mp, device,
                                 bench_git_rev());

@@ -508,7 +508,8 @@ static void csv_line(const options *o, const char *variant, int k, int m, size_t
         snprintf(base, sizeof base, "%.3f", base_gbps);
     csv_field(dev, sizeof dev, device);
     double in_b = (double)k * len, rw_b = (double)(k + m) * len;
-    cli_csv_row(o->csv_out, "11_gf256,%s,%d,%d,%zu,%d,%s,%d,%.6f,%.6f,%.3f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s",
+    cli_csv_row(o->csv_out,
+                "11_gf256,%s,%d,%d,%zu,%d,%s,%d,%.6f,%.6f,%.3f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s",
                 variant, k, m, len, threads, timing, reps, ms_med, ms_min, in_b / (ms_med * 1e6),
                 rw_b / (ms_med * 1e6), o->baseline && base_gbps > 0 ? "ISA-L" : "", base, enc, dec,
                 dev, compiler_name(), GIT_REV, date);

@@ -324,7 +324,8 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
             const gemm_variant *va = &st->variants[v];
             printf("%-16s %s", va->name, va->desc);
             if (!cli_variant_runnable(va))
-                printf(" [not here: this machine lacks %s]", va->needs ? va->needs : "what it needs");
+                printf(" [not here: this machine lacks %s]",
+                       va->needs ? va->needs : "what it needs");
             printf("\n");
         }
         exit(0);
