@@ -142,6 +142,7 @@ int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
     if (!tile_given)
         tiles[ntiles++] = TILE_DEFAULT;
     bench_check_sizes(&o);
+    bench_open_csv(&o);
     int rc = backend.init(&o);
     if (rc != 0)
         return rc;
@@ -188,10 +189,12 @@ int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
         passed += p;
     }
     printf("\n%d passed, %d failed\n", passed, failed);
+    fflush(stdout);
+    int csv_rc = bench_close_csv(&o);
     free(run_now);
     free(named);
     free(names);
     free(chosen);
     free(o.shapes);
-    return failed ? 1 : 0;
+    return csv_rc ? csv_rc : failed ? 1 : 0;
 }

@@ -31,6 +31,8 @@ typedef struct gemm_variant {
     int normwise;       /* 1: check against a normwise bound (Strassen) */
     int host_mapped;    /* GPU: A, B and C stay in pinned host memory that the kernel reads
                            and writes over the bus (zero-copy, stage 07's `mapped`) */
+    int (*runnable)(void); /* NULL, or: can this machine run it? (e.g. a CPU feature test) */
+    const char *needs;     /* what runnable() looks for, for messages: "AVX-512F/DQ/VL" */
 } gemm_variant;
 
 /* Element (i, j) of a row-major matrix with row stride ld. */
