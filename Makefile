@@ -45,8 +45,8 @@ GPU_STAGES := $(if $(NVCC),$(patsubst %/main.cu,%,$(sort $(wildcard [0-9][0-9]_*
 stage_name  = $(patsubst $(firstword $(subst _, ,$(1)))_%,%,$(1))
 stage_num   = $(firstword $(subst _, ,$(1)))
 
-COMMON_SRCS := common/matrix.c common/verify.c common/cli.c common/bench.c common/quick_return.c \
-               common/edges.c
+COMMON_SRCS := common/matrix.c common/verify.c common/cli.c common/bench.c common/csv.c \
+               common/quick_return.c common/edges.c
 CPU_COMMON  := $(COMMON_SRCS) common/baseline_blas.c
 GPU_COMMON  := $(COMMON_SRCS) common/cuda_harness.cu common/quick_return_gpu.cu
 

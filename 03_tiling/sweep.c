@@ -143,15 +143,17 @@ int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
     if (!tile_given)
         tiles[ntiles++] = TILE_DEFAULT;
     bench_check_sizes(&o);
+    bench_open_csv(&o);
     int rc = backend.init(&o);
     if (rc != 0)
         return rc;
     if (o.edges) { /* with the first tile */
         tile_size = tiles[0];
         rc = edges_main(st, &o);
+        int csv_rc = bench_close_csv(&o);
         free(o.selected);
         free(o.shapes);
-        return rc;
+        return csv_rc ? csv_rc : rc;
     }
     bench_print_header(st, &o);
 
@@ -196,10 +198,12 @@ int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
         passed += p;
     }
     printf("\n%d passed, %d failed\n", passed, failed);
+    fflush(stdout);
+    int csv_rc = bench_close_csv(&o);
     free(run_now);
     free(named);
     free(names);
     free(chosen);
     free(o.shapes);
-    return failed ? 1 : 0;
+    return csv_rc ? csv_rc : failed ? 1 : 0;
 }

@@ -1,8 +1,10 @@
 /* 05_simd: packed micro-kernels (goto.c + the kernels), the harness does the rest.
  *   make stage05 && ./05_simd/simd --sizes 256:4096:x2 --threads 1,2
  *
- * Only the variants this CPU can run are in the table (so `--variant all` runs those);
- * naming one it cannot run exits 77, "skipped", like a CUDA stage without a GPU.
+ * Every variant is in the table, each with its micro-kernel's CPU test (runnable): the harness
+ * checks every argument first (exit 2), then `--variant all` runs what this CPU can, --list
+ * marks the rest, and naming one it cannot run exits 77, "skipped", like a CUDA stage
+ * without a GPU.
  * The baseline is OpenBLAS as loaded: with OPENBLAS_CORETYPE set, the CSV's baseline column
  * says which core was asked for and which one OpenBLAS took ("OpenBLAS-Cooperlake(SkylakeX)");
  * bench.sh also links this program against BLIS (blis_baseline.c): "BLIS-<its core>".
@@ -35,8 +37,6 @@ static const struct {
       gemm_omp_tiled}, NULL},
 };
 enum { NALL = sizeof all_variants / sizeof all_variants[0] };
-
-static int runnable(int v) { return !all_variants[v].uk || all_variants[v].uk->cpu_has(); }
 
 static char title[512];
 
@@ -76,27 +76,6 @@ static int blocks_option(bench_opts *o, const char *opt, const char *val)
     return 2;
 }
 
-/* A variant named with --variant that this CPU cannot run: say so and skip (exit 77). */
-static void refuse_unrunnable(int argc, char **argv)
-{
-    for (int a = 1; a + 1 < argc; a++) {
-        if (strcmp(argv[a], "--variant") != 0)
-            continue;
-        for (int v = 0; v < NALL; v++) {
-            const char *name = all_variants[v].v.name, *s = argv[a + 1];
-            size_t len = strlen(name);
-            for (const char *hit = strstr(s, name); hit; hit = strstr(hit + 1, name))
-                if ((hit == s || hit[-1] == ',') && (hit[len] == ',' || hit[len] == '\0') &&
-                    !runnable(v)) {
-                    const char *prog = strrchr(argv[0], '/');
-                    fprintf(stderr, "%s: --variant %s needs %s, which this CPU lacks: skipped\n",
-                            prog ? prog + 1 : argv[0], name, all_variants[v].uk->needs);
-                    exit(77);
-                }
-        }
-    }
-}
-
 /* "OpenBLAS", or with OPENBLAS_CORETYPE set "OpenBLAS-<asked>(<got>)", or "BLIS-<its core>". */
 static const char *baseline_name(void)
 {
@@ -117,12 +96,14 @@ static const char *baseline_name(void)
 
 int main(int argc, char **argv)
 {
-    refuse_unrunnable(argc, argv);
     gemm_variant variants[NALL];
-    int n = 0;
-    for (int v = 0; v < NALL; v++)
-        if (runnable(v))
-            variants[n++] = all_variants[v].v;
+    for (int v = 0; v < NALL; v++) {
+        variants[v] = all_variants[v].v;
+        if (all_variants[v].uk) {
+            variants[v].runnable = all_variants[v].uk->cpu_has;
+            variants[v].needs = all_variants[v].uk->needs;
+        }
+    }
     bench_backend backend = openblas_backend;
     backend.baseline_name = baseline_name();
     describe();
@@ -132,7 +113,7 @@ int main(int argc, char **argv)
         .default_sizes = "256:4096:x2",
         .default_threads = 0,
         .variants = variants,
-        .nvariants = n,
+        .nvariants = NALL,
         .extra_option = blocks_option,
         .extra_help = "  --blocks MC,KC,NC     override the cache block sizes (0: computed "
                       "from the caches)\n",

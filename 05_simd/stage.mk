@@ -19,7 +19,7 @@ endif
 SIMD_BLIS_INC ?= /usr/include/x86_64-linux-gnu/blis-openmp
 SIMD_OBJS := $(patsubst %,build/rel/%.o,05_simd/main 05_simd/goto 05_simd/simd \
     05_simd/kernel_avx512 05_simd/kernel_avx2 05_simd/kernel_omp_simd \
-    04_threads/threads 03_tiling/tiling 02_loop_order/loop_order common/matrix common/verify common/cli common/bench common/baseline_blas \
+    04_threads/threads 03_tiling/tiling 02_loop_order/loop_order common/matrix common/verify common/cli common/bench common/csv common/baseline_blas \
     common/quick_return common/edges)
 build/blis/05_simd/simd: $(SIMD_OBJS) build/blis/05_simd/blis_baseline.o
 	$(CC) $(CFLAGS) -o $@ $^ -lblis -lm

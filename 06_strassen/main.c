@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "baseline_blas.h"
+#include "csv.h"
 #include "matrix.h"
 #include "../05_simd/simd.h" /* stage 05's API: gemm_simd, the micro-kernel type */
 #include "strassen.h"
@@ -178,15 +179,13 @@ static const stage_info stage = {
  * additions, and the bytes those moved. One CSV row per measurement (its own header). */
 static int breakdown(bench_opts *o)
 {
-    FILE *csv = NULL;
-    if (o->csv) {
-        csv = fopen(o->csv, "a");
-        if (!csv)
-            cli_die("cannot append to %s", o->csv);
-        if (ftell(csv) == 0)
-            fputs("stage,variant,m,n,k,threads,cutoff,reps,ms_total,ms_additions,add_gbytes,"
-                  "add_gbs,ms_packing_t0,device,git\n", csv);
-    }
+    struct csv_file *csv = NULL;
+    if (o->csv)
+        csv = cli_csv_open("--csv", o->csv,
+                           "stage,variant,m,n,k,threads,cutoff,reps,ms_total,ms_additions,"
+                           "add_gbytes,add_gbs,ms_packing_t0,device,git");
+    char device[256];
+    csv_field(device, sizeof device, cpu_model_name());
     const int cut = strassen_cutoff > 0 ? strassen_cutoff : strassen_default_cutoff;
     printf("== 06_strassen --breakdown: where the time goes (cutoff %d) ==\n", cut);
     printf("%-16s %6s %6s %6s %3s %10s %10s %6s %9s %8s %12s\n", "variant", "M", "N", "K",
@@ -226,10 +225,11 @@ static int breakdown(bench_opts *o)
                        100 * ma / mt, bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, mp);
                 fflush(stdout);
                 if (csv)
-                    fprintf(csv, "06_strassen,%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%s,%s\n",
-                            variants[v].name, s->m, s->n, s->k, o->threads[ti], cut, n, mt, ma,
-                            bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, mp, cpu_model_name(),
-                            bench_git_rev());
+                    cli_csv_row(csv,
+                                "06_strassen,%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%s,%s",
+                                variants[v].name, s->m, s->n, s->k, o->threads[ti], cut, n, mt,
+                                ma, bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, mp, device,
+                                bench_git_rev());
             }
             matrix_free(A);
             matrix_free(B);
@@ -238,11 +238,11 @@ static int breakdown(bench_opts *o)
     }
     printf("* ms packing: reloaded_* only, thread 0's time packing A (with its wait for the "
            "other thread) and B\n");
-    if (csv)
-        fclose(csv);
+    fflush(stdout);
+    const int rc = cli_csv_close(csv);
     free(o->shapes);
     free(o->selected);
-    return 0;
+    return rc;
 }
 
 int main(int argc, char **argv)

@@ -20,7 +20,7 @@ phases=${*:-xt tile main odd big ooc timeline}
 bin=10_cuda_multigpu/cuda_multigpu
 make -s stage10
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
-if [ "$ngpu" -eq 0 ]; then echo "no CUDA device: skipped"; exit 77; fi
+if [ "$ngpu" -eq 0 ]; then echo "no NVIDIA GPU or driver found: skipped"; exit 77; fi
 gpus=1; for g in 2 4 8; do [ "$g" -le "$ngpu" ] && gpus="$gpus,$g"; done
 d=$out/10_cuda_multigpu
 mkdir -p "$d"

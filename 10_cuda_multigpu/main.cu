@@ -45,7 +45,8 @@ static double parse_bytes(const char *what, const char *val)
     return v * unit;
 }
 
-/* A file the runs will write: refused now, not after the first run has taken minutes. */
+/* --timeline: a file the runs will write, refused now, not after the first run has taken
+ * minutes. (--stats is opened here too, by cli_csv_open, with its header checked.) */
 static const char *writable(const char *what, const char *path, const char *mode)
 {
     FILE *f = fopen(path, mode);
@@ -74,7 +75,7 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
         else if (!strcmp(opt, "--xt-block"))
             mg.xt_block = (int)cli_long(opt, val, 64, 1 << 16);
         else if (!strcmp(opt, "--stats"))
-            mg.stats = writable(opt, val, "a");
+            mg.stats = cli_csv_open(opt, val, MG_STATS_HEADER);
         else
             mg.timeline = writable(opt, val, "w");
         return 2;
@@ -119,5 +120,7 @@ int main(int argc, char **argv)
         stage.default_threads = n < MG_MAX_GPUS ? n : MG_MAX_GPUS;
     else
         cudaGetLastError();
-    return bench_main(&stage, argc, argv);
+    int rc = bench_main(&stage, argc, argv);
+    int stats_rc = cli_csv_close(mg.stats);
+    return stats_rc ? stats_rc : rc;
 }

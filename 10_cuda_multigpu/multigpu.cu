@@ -20,6 +20,7 @@
 
 #include "../09_cuda_registers/cuda_registers.h" /* gemm_warptile, the 09 kernel */
 #include "cli.h"
+#include "csv.h"
 #include "matrix.h"
 #include "multigpu.h"
 #include "timer.h"
@@ -233,13 +234,6 @@ static void write_record(const bench_problem *p, const char *variant, double wal
         fclose(tl);
     if (!mg.stats)
         return;
-    FILE *f = fopen(mg.stats, "a");
-    if (!f)
-        cli_die("--stats: cannot open %s", mg.stats);
-    if (ftell(f) == 0)
-        fprintf(f, "stage,variant,m,n,k,gpus,tile,kblock,streams,slots_per_gpu,tiles_per_gpu,"
-                   "wall_ms,kernel_busy_ms_max,kernel_busy_ms_mean,kernel_share,h2d_gib,d2h_gib,"
-                   "gflops,kernel_only_gflops,device,git,date\n");
     double flops = 2.0 * p->M * (double)p->N * p->K;
     char tiles[16 * MG_MAX_GPUS] = "", date[32];
     int tiled = strncmp(variant, "tiled_streams", 13) == 0;
@@ -247,18 +241,19 @@ static void write_record(const bench_problem *p, const char *variant, double wal
         snprintf(tiles + strlen(tiles), sizeof tiles - strlen(tiles), "%s%ld", g ? "/" : "",
                  mg_last.tiles_per_gpu[g]);
     bench_utc_now(date, sizeof date);
-    int has_spans = busy_max > 0;
-    fprintf(f, "10_cuda_multigpu,%s,%d,%d,%d,%d,%d,%d,%d,%d,%s,%.3f,", variant, p->M, p->N, p->K,
-            G, tiled ? mg_last.tile : 0, tiled ? mg_last.kblock : 0,
-            tiled ? mg_last.streams : 1, tiled ? mg_last.slots_per_gpu : 0, tiles, wall_ms);
-    if (has_spans)
-        fprintf(f, "%.3f,%.3f,%.4f,%.3f,%.3f,%.1f,%.1f,", busy_max, busy_sum / G,
-                busy_sum / G / wall_ms, h2d / GiB, d2h / GiB, flops / wall_ms / 1e6,
-                flops / busy_max / 1e6);
+    char spans[256], device[256];
+    if (busy_max > 0)
+        snprintf(spans, sizeof spans, "%.3f,%.3f,%.4f,%.3f,%.3f,%.1f,%.1f", busy_max,
+                 busy_sum / G, busy_sum / G / wall_ms, h2d / GiB, d2h / GiB,
+                 flops / wall_ms / 1e6, flops / busy_max / 1e6);
     else /* cuBLASXt: only the wall clock is known */
-        fprintf(f, ",,,,,%.1f,,", flops / wall_ms / 1e6);
-    fprintf(f, "%s,%s,%s\n", h.prop[0].name, bench_git_rev(), date);
-    fclose(f);
+        snprintf(spans, sizeof spans, ",,,,,%.1f,", flops / wall_ms / 1e6);
+    csv_field(device, sizeof device, h.prop[0].name);
+    cli_csv_row(mg.stats, "10_cuda_multigpu,%s,%d,%d,%d,%d,%d,%d,%d,%d,%s,%.3f,%s,%s,%s,%s",
+                variant, p->M, p->N, p->K, G, tiled ? mg_last.tile : 0,
+                tiled ? mg_last.kblock : 0, tiled ? mg_last.streams : 1,
+                tiled ? mg_last.slots_per_gpu : 0, tiles, wall_ms, spans, device,
+                bench_git_rev(), date);
 }
 
 /* ---- the backend ------------------------------------------------------------------------------ */
@@ -267,8 +262,7 @@ static int mg_init(const bench_opts *o)
 {
     cudaError_t err = cudaGetDeviceCount(&h.ndevices);
     if (err != cudaSuccess || h.ndevices == 0) {
-        printf("no CUDA device: skipped (%s)\n",
-               err != cudaSuccess ? cudaGetErrorString(err) : "none found");
+        printf("%s: skipped\n", cuda_no_gpu_reason(err));
         return 77;
     }
     if (h.ndevices > MG_MAX_GPUS)

@@ -31,10 +31,16 @@ typedef struct mg_settings {
     double device_mem;    /* --device-mem: bytes of device memory a variant may use per GPU
                              (0: all that is free, less a reserve for cuBLASXt) */
     int xt_block;         /* --xt-block: cuBLASXt's block size (cublasXtSetBlockDim) */
-    const char *stats;    /* --stats FILE: one CSV row per call (copies, kernel time) */
+    struct csv_file *stats; /* --stats FILE: one CSV row per call (copies, kernel time),
+                               opened while the options are read (common/csv.h) */
     const char *timeline; /* --timeline FILE: every copy and kernel of a call, per stream */
 } mg_settings;
 extern mg_settings mg;
+
+#define MG_STATS_HEADER                                                                        \
+    "stage,variant,m,n,k,gpus,tile,kblock,streams,slots_per_gpu,tiles_per_gpu,wall_ms,"         \
+    "kernel_busy_ms_max,kernel_busy_ms_mean,kernel_share,h2d_gib,d2h_gib,gflops,"               \
+    "kernel_only_gflops,device,git,date"
 
 /* One GPU's share of the harness: streams, a cuBLAS handle (tiled_streams_cublas), and a
  * workspace that grows to what a variant asks for and is kept between calls (freed when

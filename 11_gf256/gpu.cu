@@ -222,8 +222,7 @@ extern "C" int gf_gpu_open(int device, char *name, size_t namelen)
     int n = 0;
     cudaError_t err = cudaGetDeviceCount(&n);
     if (err != cudaSuccess || n == 0) {
-        snprintf(name, namelen, "no CUDA device (%s)",
-                 err != cudaSuccess ? cudaGetErrorString(err) : "none found");
+        snprintf(name, namelen, "%s", cuda_no_gpu_reason(err));
         return -1;
     }
     if (device >= n) {

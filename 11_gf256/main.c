@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "csv.h"
 #include "gf256.h"
 #include "gpu.h"
 #include "reference.h"
@@ -52,8 +53,8 @@ typedef struct variant {
     const char *name, *desc;
     gf_encode_fn *fn;  /* CPU kernel; NULL for a GPU variant */
     int gpu;           /* enum gf_gpu_kernel, or -1 */
-    int (*cpu_ok)(void);
-    const char *needs; /* what a CPU without cpu_ok lacks */
+    int (*runnable)(void); /* NULL, or: can this CPU run it? (as gemm_variant's) */
+    const char *needs;     /* what runnable() looks for, for messages */
 } variant;
 
 static variant variants[] = {
@@ -89,6 +90,7 @@ typedef struct options {
     int check, baseline, offset, device;
     int erase_mode, erase_list[GF_MAX_CHUNKS], nerase;
     const char *csv;
+    struct csv_file *csv_out; /* --csv, opened before any work */
     uint64_t seed;
 } options;
 
@@ -111,7 +113,9 @@ static void usage(void)
            "  --offset B             start every chunk B bytes past a 64-byte boundary (0..63)\n"
            "  --check | --no-check   byte-for-byte checks of encode and decode (default on)\n"
            "  --no-baseline          skip ISA-L\n"
-           "  --csv FILE             append result rows to FILE (schema in the chapter)\n"
+           "  --csv FILE             append result rows to FILE (schema in the chapter; a file\n"
+           "                         with another header is refused); --csv - writes the rows\n"
+           "                         to standard output and the table to standard error\n"
            "  --device D             CUDA device (GPU variants)\n"
            "  --seed S               input seed (default 1)\n"
            "  --list                 list the variants\n"
@@ -185,7 +189,9 @@ static void parse_variants(options *o, const char *s)
     char *copy = strdup(s), *save = NULL;
     if (!copy)
         cli_die("out of memory");
-    for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+    int named = 0;
+    for (char *name = strtok_r(copy, ",", &save); name;
+         name = strtok_r(NULL, ",", &save), named++) {
         int v = 0;
         while (v < NVARIANTS && strcmp(variants[v].name, name) != 0)
             v++;
@@ -194,6 +200,8 @@ static void parse_variants(options *o, const char *s)
         o->selected[v] = 1;
     }
     free(copy);
+    if (named == 0)
+        cli_die("--variant: no variant named in '%s' (--list shows them; all runs every one)", s);
 }
 
 static void parse_threads(options *o, const char *s)
@@ -315,8 +323,13 @@ static void parse(int argc, char **argv, options *o)
 #undef VALUE
     }
     if (list) {
-        for (int v = 0; v < NVARIANTS; v++)
-            printf("%-14s %s\n", variants[v].name, variants[v].desc);
+        for (int v = 0; v < NVARIANTS; v++) {
+            const variant *va = &variants[v];
+            printf("%-14s %s", va->name, va->desc);
+            if (va->runnable && !va->runnable())
+                printf(" [not here: this machine lacks %s]", va->needs);
+            printf("\n");
+        }
         exit(0);
     }
     if (o->k + o->m > GF_MAX_CHUNKS)
@@ -474,22 +487,18 @@ static void cpu_model(char *buf, size_t len)
     fclose(f);
 }
 
-/* One CSV line, written whole. */
+#define CSV_HEADER                                                                           \
+    "stage,variant,k,m,len,threads,timing,reps,ms_median,ms_min,gbps_in,gbps_rw,baseline,"    \
+    "baseline_gbps_in,encode_check,decode_check,device,compiler,git,date"
+
+/* One CSV row (common/csv.c writes it whole or not at all). */
 static void csv_line(const options *o, const char *variant, int k, int m, size_t len,
                      const char *timing, const char *device, int threads, int reps,
                      double ms_med, double ms_min, double base_gbps, const char *enc,
                      const char *dec)
 {
-    if (!o->csv)
+    if (!o->csv_out)
         return;
-    FILE *f = fopen(o->csv, "a");
-    if (!f) {
-        fprintf(stderr, "%s: cannot append to %s\n", cli_prog, o->csv);
-        return;
-    }
-    if (ftell(f) == 0)
-        fputs("stage,variant,k,m,len,threads,timing,reps,ms_median,ms_min,gbps_in,gbps_rw,"
-              "baseline,baseline_gbps_in,encode_check,decode_check,device,compiler,git,date\n", f);
     char date[32], base[32] = "", dev[160];
     time_t t = time(NULL);
     struct tm tm;
@@ -497,16 +506,13 @@ static void csv_line(const options *o, const char *variant, int k, int m, size_t
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     if (base_gbps > 0)
         snprintf(base, sizeof base, "%.3f", base_gbps);
-    snprintf(dev, sizeof dev, "%s", device);
-    for (char *p = dev; *p; p++)
-        if (*p == ',')
-            *p = ' ';
+    csv_field(dev, sizeof dev, device);
     double in_b = (double)k * len, rw_b = (double)(k + m) * len;
-    fprintf(f, "11_gf256,%s,%d,%d,%zu,%d,%s,%d,%.6f,%.6f,%.3f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s\n",
-            variant, k, m, len, threads, timing, reps, ms_med, ms_min, in_b / (ms_med * 1e6),
-            rw_b / (ms_med * 1e6), o->baseline && base_gbps > 0 ? "ISA-L" : "", base, enc, dec,
-            dev, compiler_name(), GIT_REV, date);
-    fclose(f);
+    cli_csv_row(o->csv_out,
+                "11_gf256,%s,%d,%d,%zu,%d,%s,%d,%.6f,%.6f,%.3f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s",
+                variant, k, m, len, threads, timing, reps, ms_med, ms_min, in_b / (ms_med * 1e6),
+                rw_b / (ms_med * 1e6), o->baseline && base_gbps > 0 ? "ISA-L" : "", base, enc, dec,
+                dev, compiler_name(), GIT_REV, date);
 }
 
 static void csv_row(const ctx *c, const char *variant, const char *timing, const char *device,
@@ -832,6 +838,8 @@ int main(int argc, char **argv)
 {
     options o;
     parse(argc, argv, &o);
+    if (o.csv) /* before any work: a file we cannot write, or of another schema, is exit 2 */
+        o.csv_out = cli_csv_open("--csv", o.csv, CSV_HEADER);
     gf256_init();
     ref_init();
 
@@ -861,7 +869,7 @@ int main(int argc, char **argv)
         if (!o.selected[v])
             continue;
         const variant *va = &variants[v];
-        int ok = va->gpu >= 0 ? c.gpu_ok : (!va->cpu_ok || va->cpu_ok());
+        int ok = va->gpu >= 0 ? c.gpu_ok : (!va->runnable || va->runnable());
         if (ok) {
             runnable++;
             continue;
@@ -873,7 +881,7 @@ int main(int argc, char **argv)
             skipped_cpu++;
         size_t n = strlen(skipped);
         snprintf(skipped + n, sizeof skipped - n, "%s%s (%s%s)", n ? ", " : "", va->name,
-                 va->gpu >= 0 ? "no CUDA device" : "this CPU has no ",
+                 va->gpu >= 0 ? c.gpu_name : "this CPU has no ",
                  va->gpu >= 0 ? "" : va->needs);
     }
 
@@ -906,8 +914,9 @@ int main(int argc, char **argv)
     if (skipped[0])
         printf("%-10s %s\n", "skipped", skipped);
     if (runnable == 0) {
-        printf("%s: skipped\n", skipped_cpu ? "nothing this machine can run" : "no CUDA device");
-        return 77;
+        printf("%s: skipped\n", skipped_cpu ? "nothing this machine can run" : c.gpu_name);
+        fflush(stdout);
+        return cli_csv_close(o.csv_out) ? 2 : 77;
     }
     if (c.gpu_ok && !o.reps) {
         /* the ceiling of a memory-bound kernel, in the same CSV: k = m = 1, len = the copy */
@@ -1007,5 +1016,8 @@ int main(int argc, char **argv)
     free(c.isal_tables);
     free(mul);
     printf("\n%d passed, %d failed\n", c.passed, c.failed);
+    fflush(stdout);
+    if (cli_csv_close(o.csv_out) != 0)
+        return 2;
     return c.failed ? 1 : 0;
 }

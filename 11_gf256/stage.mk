@@ -16,7 +16,7 @@ build/rel/11_gf256/main.o build/asan/11_gf256/main.o: EXTRA_CFLAGS = -DGIT_REV='
 # The GPU part. gpu.cu is compiled by the Makefile's .cu rule (nvcc, NVFLAGS) and added
 # to the link as one more prerequisite ($^); its functions replace gpu_none.c's weak
 # stand-ins. The CUDA runtime is linked statically, so the program runs wherever the
-# driver is, and reports "no CUDA device" where none is. The sanitizer build stays
+# driver is, and reports "no NVIDIA GPU or driver found" where none is. The sanitizer build stays
 # without CUDA (the CUDA runtime and AddressSanitizer do not mix).
 ifneq ($(strip $(NVCC)),)
 GF256_CUDA_LIB := $(abspath $(dir $(NVCC))../lib64)

@@ -1,11 +1,14 @@
 #include "bench.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "csv.h"
 #include "edges.h"
 #include "matrix.h"
 #include "timer.h"
@@ -36,29 +39,28 @@ static double host_bytes(const gemm_shape *s, const bench_opts *o)
     return 4.0 * (s->m * lda + k_rows(s) * ldn + c_copies * s->m * ldn);
 }
 
-/* Reject, before anything runs, a size whose buffers overflow or can't fit. */
+/* Reject, before anything runs, a size whose leading dimensions leave the int of gemm_fn
+ * (computed in 64 bits: K + pad itself may overflow), or whose buffers can't fit. */
 void bench_check_sizes(const bench_opts *o)
 {
     double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
     for (int i = 0; i < o->nshapes; i++) {
         const gemm_shape *s = &o->shapes[i];
-        if (!matrix_bytes(s->m, k_rows(s) + o->pad) || !matrix_bytes(k_rows(s), s->n + o->pad) ||
-            !matrix_bytes(s->m, s->n + o->pad) || (long)s->k + o->pad > 0x7fffffff ||
-            (long)s->n + o->pad > 0x7fffffff)
+        int64_t lda = (int64_t)k_rows(s) + o->pad, ldn = (int64_t)s->n + o->pad;
+        if (lda > INT_MAX)
+            cli_die("size %dx%dx%d: lda = K + pad = %lld exceeds the int range of the leading "
+                    "dimension (%d)", s->m, s->n, s->k, (long long)lda, INT_MAX);
+        if (ldn > INT_MAX)
+            cli_die("size %dx%dx%d: ldb = ldc = N + pad = %lld exceeds the int range of the "
+                    "leading dimension (%d)", s->m, s->n, s->k, (long long)ldn, INT_MAX);
+        if (!matrix_bytes(s->m, (int)lda) || !matrix_bytes(k_rows(s), (int)ldn) ||
+            !matrix_bytes(s->m, (int)ldn))
             cli_die("size %dx%dx%d: the buffers overflow size_t", s->m, s->n, s->k);
         double need = host_bytes(s, o);
         if (phys > 0 && need > 0.9 * phys)
             cli_die("size %dx%dx%d needs %.1f GiB of host memory; this machine has %.1f GiB",
                     s->m, s->n, s->k, need / 1073741824.0, phys / 1073741824.0);
     }
-}
-
-static void csv_field_clean(char *dst, size_t len, const char *src)
-{
-    size_t j = 0;
-    for (size_t i = 0; src && src[i] && j + 1 < len; i++)
-        dst[j++] = src[i] == ',' || src[i] == '\n' ? ' ' : src[i];
-    dst[j] = '\0';
 }
 
 const char *bench_git_rev(void) { return GIT_REV; }
@@ -99,23 +101,32 @@ typedef struct row {
     verify_result vr;
 } row;
 
-/* One CSV line, written whole: an interrupted run never leaves half a row. */
-static void csv_append(const stage_info *st, const bench_opts *o, const row *r)
+#define CSV_HEADER                                                                           \
+    "stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,baseline_gflops,"      \
+    "max_err_ratio,check,device,compiler,git,date"
+
+void bench_open_csv(bench_opts *o)
 {
-    if (!o->csv)
+    if (o->csv && !o->csv_out)
+        o->csv_out = cli_csv_open("--csv", o->csv, CSV_HEADER);
+}
+
+int bench_close_csv(bench_opts *o)
+{
+    int rc = o->csv_out ? cli_csv_close(o->csv_out) : 0;
+    o->csv_out = NULL;
+    return rc;
+}
+
+/* One CSV row (common/csv.c writes it whole or not at all). */
+static void write_csv_row(const stage_info *st, const bench_opts *o, const row *r)
+{
+    if (!o->csv_out)
         return;
-    FILE *f = fopen(o->csv, "a");
-    if (!f) {
-        fprintf(stderr, "%s: cannot append to %s\n", cli_prog, o->csv);
-        return;
-    }
-    if (ftell(f) == 0)
-        fputs("stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,"
-              "baseline_gflops,max_err_ratio,check,device,compiler,git,date\n", f);
-    char dev[256], comp[128], date[32], base[64] = "", err[32] = "", line[1024], bname[64];
+    char dev[256], comp[128], date[32], base[64] = "", err[32] = "", bname[64];
     const bench_backend *be = st->backend;
-    csv_field_clean(dev, sizeof dev, be->device_name());
-    csv_field_clean(comp, sizeof comp, kernel_compiler(be));
+    csv_field(dev, sizeof dev, be->device_name());
+    csv_field(comp, sizeof comp, kernel_compiler(be));
     snprintf(bname, sizeof bname, "%s%s", be->baseline_name, name_suffix(o));
     bench_utc_now(date, sizeof date);
     double fl = flops_of(r->s);
@@ -123,23 +134,25 @@ static void csv_append(const stage_info *st, const bench_opts *o, const row *r)
         snprintf(base, sizeof base, "%.3f", fl / (r->base_ms * 1e6));
     if (r->checked)
         snprintf(err, sizeof err, "%.3g", r->vr.max_err_ratio);
-    snprintf(line, sizeof line, "%s,%s,%d,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s\n",
-             st->stage, r->variant, r->s->m, r->s->n, r->s->k, r->threads, r->reps, r->ms_median,
-             r->ms_min, fl / (r->ms_median * 1e6), o->baseline ? bname : "", base, err,
-             r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp, GIT_REV, date);
-    fputs(line, f);
-    fclose(f);
+    cli_csv_row(o->csv_out, "%s,%s,%d,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s",
+                st->stage, r->variant, r->s->m, r->s->n, r->s->k, r->threads, r->reps,
+                r->ms_median, r->ms_min, fl / (r->ms_median * 1e6), o->baseline ? bname : "",
+                base, err, r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp, GIT_REV,
+                date);
 }
 
 static void print_table_head(const stage_info *st, const bench_opts *o)
 {
     char vs[48];
     snprintf(vs, sizeof vs, "vs %s%s", st->backend->baseline_name, name_suffix(o));
-    printf("%-16s %6s %6s %6s %10s %9s %12s %9s  %s\n", "variant", "M", "N", "K", "ms", "GFLOP/s",
-           vs, "rel.err", "check");
+    printf("%-16s ", "variant");
+    if (o->nthreads > 1) /* several thread (GPU) counts: each row says which */
+        printf("%7s ", st->gpus_sweep ? "gpus" : "threads");
+    printf("%6s %6s %6s %10s %9s %12s %9s  %s\n", "M", "N", "K", "ms", "GFLOP/s", vs, "rel.err",
+           "check");
 }
 
-static void print_row(const row *r)
+static void print_row(const bench_opts *o, const row *r)
 {
     double fl = flops_of(r->s);
     char ratio[32] = "-", err[32] = "-";
@@ -147,7 +160,10 @@ static void print_row(const row *r)
         snprintf(ratio, sizeof ratio, "%.2fx", r->base_ms / r->ms_median);
     if (r->checked)
         snprintf(err, sizeof err, "%.1e", r->vr.rel_err);
-    printf("%-16s %6d %6d %6d %10.3f %9.2f %12s %9s  %s\n", r->variant, r->s->m, r->s->n, r->s->k,
+    printf("%-16s ", r->variant);
+    if (o->nthreads > 1)
+        printf("%7d ", r->threads);
+    printf("%6d %6d %6d %10.3f %9.2f %12s %9s  %s\n", r->s->m, r->s->n, r->s->k,
            r->ms_median, fl / (r->ms_median * 1e6), ratio, err,
            r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-");
     if (r->checked && !r->vr.pass) { /* say why, so that a failing row can be acted on */
@@ -304,8 +320,8 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
                 progress(r.variant, s);
                 measure(st, o, &p, C0, C_in, &st->variants[v], seed, &r, tv, tb);
                 progress_clear();
-                print_row(&r);
-                csv_append(st, o, &r);
+                print_row(o, &r);
+                write_csv_row(st, o, &r);
                 if (r.checked)
                     r.vr.pass ? npass++ : nfail++;
                 if (o->baseline) {
@@ -327,8 +343,8 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
                 row r = {name, s, threads, nbase, 0, 0, 0, 0, {0}};
                 r.ms_min = timer_min(base_all, nbase);
                 r.ms_median = timer_median(base_all, nbase);
-                print_row(&r);
-                csv_append(st, o, &r);
+                print_row(o, &r);
+                write_csv_row(st, o, &r);
             }
             be->teardown(&p);
             matrix_free(A);
@@ -350,20 +366,30 @@ int bench_main(const stage_info *st, int argc, char **argv)
     bench_opts o;
     cli_parse(st, argc, argv, &o);
     bench_check_sizes(&o);
-    int rc = st->backend->init(&o);
-    if (rc != 0)
-        return rc;
-    if (o.edges) {
-        rc = edges_main(st, &o);
-        free(o.shapes);
-        free(o.selected);
-        return rc;
+    bench_open_csv(&o);
+    /* every argument checked (exit 2 above); only now what this machine cannot run (77) */
+    int rc = 0;
+    if (o.unrunnable >= 0) {
+        const gemm_variant *v = &st->variants[o.unrunnable];
+        fflush(stdout);
+        fprintf(stderr, "%s: --variant %s needs %s, which this machine lacks: skipped\n", cli_prog,
+                v->name, v->needs ? v->needs : "what it does not have");
+        rc = 77;
+    } else {
+        rc = st->backend->init(&o);
     }
-    bench_print_header(st, &o);
-    int passed = 0;
-    int failed = bench_run(st, &o, &passed);
-    printf("\n%d passed, %d failed\n", passed, failed);
+    if (rc == 0 && o.edges) {
+        rc = edges_main(st, &o);
+    } else if (rc == 0) {
+        bench_print_header(st, &o);
+        int passed = 0;
+        int failed = bench_run(st, &o, &passed);
+        printf("\n%d passed, %d failed\n", passed, failed);
+        rc = failed ? 1 : 0;
+    }
+    fflush(stdout);
+    int csv_rc = bench_close_csv(&o);
     free(o.shapes);
     free(o.selected);
-    return failed ? 1 : 0;
+    return csv_rc ? csv_rc : rc;
 }

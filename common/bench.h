@@ -79,8 +79,14 @@ int bench_main(const stage_info *st, int argc, char **argv);
  * Returns the number of failed checks; *passed gets the number passed. */
 int bench_run(const stage_info *st, const bench_opts *o, int *passed);
 void bench_print_header(const stage_info *st, const bench_opts *o);
-/* cli_die (exit 2) if a shape's buffers overflow size_t or exceed the machine's memory. */
+/* cli_die (exit 2) if a shape's leading dimensions overflow an int, or its buffers size_t or
+ * the machine's memory. */
 void bench_check_sizes(const bench_opts *o);
+/* --csv: open o->csv (exit 2 if it cannot be written or has another header) before any work,
+ * and close it after the last row (returns 2 after one line on stderr if that fails, else 0).
+ * bench_main does both; a stage that calls bench_run itself calls them around it. */
+void bench_open_csv(bench_opts *o);
+int bench_close_csv(bench_opts *o);
 
 /* Online cores, for default thread counts. */
 int bench_ncores(void);

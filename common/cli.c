@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "csv.h"
 
 const char *cli_prog = "gemm";
 
@@ -48,6 +49,53 @@ double cli_double(const char *what, const char *s)
         cli_die("%s: '%s' is not a finite number", what, s);
     return v;
 }
+
+/* --alpha, --beta: a double that must stay finite as the float the kernels get (1e39 is +Inf). */
+static float cli_float(const char *what, const char *s)
+{
+    float v = (float)cli_double(what, s);
+    if (!isfinite(v))
+        cli_die("%s: %s is not a finite float (its magnitude must be below 3.4e38)", what, s);
+    return v;
+}
+
+struct csv_file *cli_csv_open(const char *what, const char *path, const char *header)
+{
+    char err[512];
+    struct csv_file *f = csv_open(path, header, err, sizeof err);
+    if (!f)
+        cli_die("%s %s", what, err);
+    return f;
+}
+
+void cli_csv_row(struct csv_file *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *row = n >= 0 ? malloc((size_t)n + 1) : NULL, err[512];
+    if (!row)
+        cli_die("out of memory");
+    va_start(ap, fmt);
+    vsnprintf(row, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    if (csv_append(f, row, err, sizeof err) != 0)
+        cli_die("%s", err);
+    free(row);
+}
+
+int cli_csv_close(struct csv_file *f)
+{
+    char err[512];
+    if (csv_close(f, err, sizeof err) == 0)
+        return 0;
+    fflush(stdout);
+    fprintf(stderr, "%s: %s\n", cli_prog, err);
+    return 2;
+}
+
+int cli_variant_runnable(const gemm_variant *v) { return !v->runnable || v->runnable(); }
 
 static void add_shape(gemm_shape **out, int *n, int *cap, int m, int nn, int k)
 {
@@ -122,7 +170,9 @@ static void usage(const stage_info *st)
            "  --pad P               leading dimensions P larger than the widths (lda = K+P)\n"
            "  --check | --no-check  verify against the double-precision reference (default on)\n"
            "  --no-baseline         skip the vendor library\n"
-           "  --csv FILE            append result rows to FILE\n"
+           "  --csv FILE            append result rows to FILE (created with its header; a file\n"
+           "                        with another header is refused); --csv - writes the rows to\n"
+           "                        standard output and the table to standard error\n"
            "  --device D --gpus N   CUDA device / number of GPUs (GPU stages)\n"
            "  --seed S              input seed (default 1)\n"
            "  --edges               the edge cases instead: K = 0, alpha = 0, empty and negative\n"
@@ -142,24 +192,33 @@ static int find_variant(const stage_info *st, const char *name)
     return -1;
 }
 
-static void select_variants(const stage_info *st, const char *s, int *selected)
+/* Every variant this machine can run for "all"; else the names listed. A name this machine
+ * cannot run is not selected but remembered in o->unrunnable, for bench_main to say so
+ * (exit 77) once every argument has been checked. */
+static void select_variants(const stage_info *st, const char *s, bench_opts *o)
 {
     if (strcmp(s, "all") == 0) {
         for (int v = 0; v < st->nvariants; v++)
-            selected[v] = 1;
+            o->selected[v] = cli_variant_runnable(&st->variants[v]);
         return;
     }
     char *copy = strdup(s);
     if (!copy)
         cli_die("out of memory");
+    int named = 0;
     for (char *save = NULL, *name = strtok_r(copy, ",", &save); name;
-         name = strtok_r(NULL, ",", &save)) {
+         name = strtok_r(NULL, ",", &save), named++) {
         int v = find_variant(st, name);
         if (v < 0)
             cli_die("--variant: unknown variant '%s' (--list shows them)", name);
-        selected[v] = 1;
+        if (cli_variant_runnable(&st->variants[v]))
+            o->selected[v] = 1;
+        else if (o->unrunnable < 0)
+            o->unrunnable = v;
     }
     free(copy);
+    if (named == 0)
+        cli_die("--variant: no variant named in '%s' (--list shows them; all runs every one)", s);
 }
 
 void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
@@ -176,6 +235,7 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
     o->baseline = 1;
     o->gpus = 1;
     o->seed = 1;
+    o->unrunnable = -1;
     o->selected = calloc((size_t)st->nvariants + 1, sizeof(int));
     if (!o->selected)
         cli_die("out of memory");
@@ -225,10 +285,10 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
                 cli_die("--time-limit: must be positive");
         } else if (!strcmp(a, "--alpha")) {
             TAKES_VALUE();
-            o->alpha = (float)cli_double("--alpha", val);
+            o->alpha = cli_float("--alpha", val);
         } else if (!strcmp(a, "--beta")) {
             TAKES_VALUE();
-            o->beta = (float)cli_double("--beta", val);
+            o->beta = cli_float("--beta", val);
         } else if (!strcmp(a, "--pad")) {
             TAKES_VALUE();
             o->pad = (int)cli_long("--pad", val, 0, 1 << 20);
@@ -265,8 +325,14 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
     }
 
     if (o->list) {
-        for (int v = 0; v < st->nvariants; v++)
-            printf("%-16s %s\n", st->variants[v].name, st->variants[v].desc);
+        for (int v = 0; v < st->nvariants; v++) {
+            const gemm_variant *va = &st->variants[v];
+            printf("%-16s %s", va->name, va->desc);
+            if (!cli_variant_runnable(va))
+                printf(" [not here: this machine lacks %s]",
+                       va->needs ? va->needs : "what it needs");
+            printf("\n");
+        }
         exit(0);
     }
     if ((n || k >= 0) && !m)
@@ -282,7 +348,7 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
     } else if (!o->shapes) { /* an extra option (a preset) may have set shapes */
         o->nshapes = cli_parse_sizes("--sizes", sizes ? sizes : st->default_sizes, &o->shapes);
     }
-    select_variants(st, variants ? variants : "all", o->selected);
+    select_variants(st, variants ? variants : "all", o);
 
     if (threads) {
         const char *what = st->gpus_sweep ? "--gpus" : "--threads";

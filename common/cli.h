@@ -20,6 +20,8 @@ typedef struct bench_opts {
     gemm_shape *shapes;  /* what to run, in order */
     int nshapes;
     int *selected;       /* selected[v] != 0: run variant v of the stage's table */
+    int unrunnable;      /* a variant named with --variant that this machine cannot run
+                            (its runnable() says no), or -1: bench_main skips (exit 77) */
     int threads[CLI_MAX_THREADS];
     int nthreads;
     int reps;            /* 0: until min_time seconds or max_reps runs */
@@ -29,7 +31,8 @@ typedef struct bench_opts {
     float alpha, beta;
     int check, baseline, list;
     int pad;             /* lda = K + pad, ldb = ldc = N + pad */
-    const char *csv;
+    const char *csv;     /* --csv FILE; rows go to csv_out, opened by bench_open_csv */
+    struct csv_file *csv_out;
     int device, gpus;
     int include_transfers; /* GPU: time the copies to and from the device with the kernel;
                               names get "+transfers" (set by a stage option, e.g. 07's) */
@@ -53,6 +56,16 @@ int cli_parse_sizes(const char *what, const char *s, gemm_shape **out);
 /* Parse argv into o using the stage's defaults. Exits 0 after --help / --list,
  * exits 2 with one line on stderr for any bad input. */
 void cli_parse(const struct stage_info *st, int argc, char **argv, bench_opts *o);
+
+/* A CSV file of rows (common/csv.h) for the option `what` (--csv, --stats): opened and its
+ * header checked now, before any work; a row appended; closed. Any failure prints one line
+ * naming the option and the file: open and row exit with status 2, close returns 2 (else 0). */
+struct csv_file *cli_csv_open(const char *what, const char *path, const char *header);
+void cli_csv_row(struct csv_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_csv_close(struct csv_file *f);
+
+/* Can this machine run variant v? (its runnable(), where it has one) */
+int cli_variant_runnable(const gemm_variant *v);
 
 extern const char *cli_prog; /* argv[0]'s base name, for messages */
 

@@ -1,7 +1,7 @@
 /* cuda_harness.cu: how the CUDA stages run and time a kernel, and cuBLAS as the yardstick.
  *
  * The bench loop (bench.c) is the same as on the CPU; this file is its GPU backend:
- *   init        pick --device; exit 77 "no CUDA device: skipped" where there is none
+ *   init        pick --device; exit 77 "no NVIDIA GPU or driver found: skipped" where there is none
  *   setup       device copies of A, B, C with the host's leading dimensions; upload A, B
  *   put_c/get_c C to the device before a run, back to the host for the check
  *   run         CUDA events around the kernel alone (or, with --include-transfers, around
@@ -57,8 +57,7 @@ static int cuda_init(const bench_opts *o)
 {
     cudaError_t err = cudaGetDeviceCount(&g.ndevices);
     if (err != cudaSuccess || g.ndevices == 0) {
-        printf("no CUDA device: skipped (%s)\n",
-               err != cudaSuccess ? cudaGetErrorString(err) : "none found");
+        printf("%s: skipped\n", cuda_no_gpu_reason(err));
         return 77;
     }
     if (o->device >= g.ndevices)

@@ -25,6 +25,7 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "gemm.h"
@@ -51,6 +52,20 @@
             exit(1);                                                                          \
         }                                                                                     \
     } while (0)
+
+/* Why there is no GPU to run on, after cudaGetDeviceCount returned err (or found none), for
+ * the "<reason>: skipped" line before exit 77. Without any NVIDIA driver the runtime says
+ * "CUDA driver version is insufficient", which sends a reader to update a driver they do
+ * not have: only a driver that is there (/proc/driver/nvidia) gets the runtime's words. */
+static inline const char *cuda_no_gpu_reason(cudaError_t err)
+{
+    static char why[160];
+    if (err == cudaSuccess || err == cudaErrorNoDevice ||
+        (err == cudaErrorInsufficientDriver && access("/proc/driver/nvidia/version", F_OK) != 0))
+        return "no NVIDIA GPU or driver found";
+    snprintf(why, sizeof why, "no usable CUDA device (%s)", cudaGetErrorString(err));
+    return why;
+}
 
 /* gridDim.y (and .z) may not exceed 65535, gridDim.x may go to 2^31-1. A launcher whose
  * grid puts rows on y covers a taller matrix in slabs of at most GRID_Y_MAX blocks. */

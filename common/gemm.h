@@ -54,6 +54,8 @@ typedef struct gemm_variant {
                            overflow rule above does not hold; the chapter says why) */
     int fast_algorithm; /* 1: Strassen-like: a NaN or Inf in A or B may also reach elements
                            of C whose dot products do not use it */
+    int (*runnable)(void); /* NULL, or: can this machine run it? (e.g. a CPU feature test) */
+    const char *needs;     /* what runnable() looks for, for messages: "AVX-512F/DQ/VL" */
 } gemm_variant;
 
 /* The BLAS rules at the edges (above), for the first line of every variant:

@@ -112,8 +112,9 @@ int main(int argc, char **argv)
         }
     }
     int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        printf("no CUDA device: skipped\n");
+    const cudaError_t err = cudaGetDeviceCount(&ndev);
+    if (err != cudaSuccess || ndev == 0) {
+        printf("%s: skipped\n", cuda_no_gpu_reason(err));
         return 77;
     }
     CUDA_CHECK(cudaSetDevice(device));

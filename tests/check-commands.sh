@@ -21,9 +21,9 @@
 #                    and number parses), then for real at small sizes: --sizes, -m/-n/-k
 #                    capped (values above 96 become 64 + v mod 32, so odd sizes stay odd),
 #                    11_gf256's --len capped at 16K, --reps 1, --sizes 64 added when no size
-#                    is given; build/peak gets --quick. Exit 0 passes; 77 ("no CUDA device:
-#                    skipped") is a skip, not a failure; a build/grade/ binary (an unsolved
-#                    exercise) may exit 1 but must not crash.
+#                    is given; build/peak gets --quick. Exit 0 passes; 77 ("no NVIDIA GPU
+#                    or driver found: skipped") is a skip, not a failure; a build/grade/
+#                    binary (an unsolved exercise) may exit 1 but must not crash.
 #   NN_topic/*.sh    the bench and tune scripts run end to end with every timed command
 #                    shrunk: `flock` (what scripts/bench-lock runs) and `make` are replaced by
 #                    stubs on PATH; the flock stub runs the locked command at small sizes as

@@ -54,7 +54,8 @@ done <<<"$stages"
 stages=$built
 [ -n "$stages$custom" ] || finish
 
-# Is there a GPU? Ask the first stage (it prints "no CUDA device: skipped", exit 77, if not).
+# Is there a GPU? Ask the first stage (if not, it prints "no NVIDIA GPU or driver found: skipped"
+# and exits 77).
 read -r dir prog kind <<<"$(head -n1 <<<"$stages")"
 # (Only a custom-tests-gpu.sh stage: ask nvidia-smi.)
 probe_rc=0

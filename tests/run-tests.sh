@@ -4,7 +4,8 @@
 #   2. every CPU variant in check mode over the awkward shapes, with several option sets; K = 0
 #      on the command line; the edge-case suite (--edges: BLAS's rules for K = 0, alpha = 0,
 #      empty and negative sizes, NaN/Inf propagation, overflow; common/edges.h)
-#   3. bad input: one line on stderr, exit status 2, nothing on stdout
+#   3. bad input: one line on stderr, exit status 2, nothing on stdout; the CSV files and the
+#      command line's edges (tests/csv-cli.sh)
 #   4. the CPU stages again under AddressSanitizer + UndefinedBehaviorSanitizer
 #   5. the harness catches planted bugs (tests/planted): a test that cannot fail proves nothing
 #   6. each untouched exercise fails its checks cleanly (exit 1, FAIL lines, no crash)
@@ -24,7 +25,8 @@ mkdir -p "$LOG"
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
 OPTION_SETS=("" "--alpha -1.5 --beta 0.5" "--pad 5" "--beta 1 --pad 3 --threads 3")
-BAD_INPUTS=("-m -3" "-m abc" "-m 4000000 -n 4000000" "--variant nope" "--bogus" "--sizes 64:32:x2" "-m")
+BAD_INPUTS=("-m -3" "-m abc" "-m 4000000 -n 4000000" "--variant nope" "--bogus" "--sizes 64:32:x2" "-m"
+    "--variant ," "--alpha 1e39" "--beta 1e39" "-m 1 -k 2147483647 --pad 1" "--csv /nonexistent/x.csv")
 
 echo "== build"
 if ! make -s -j"$JOBS" all asan grade-bins >"$LOG/build.log" 2>&1; then
@@ -108,6 +110,9 @@ while read -r dir prog kind; do
         fi
     done
 done <<<"$stages"
+
+echo "== CSV files and command-line edges (tests/csv-cli.sh; logs in $LOG/csv-cli/)"
+run_checker csv-cli tests/csv-cli.sh "$LOG/csv-cli.out"
 
 echo "== planted bugs"
 # each broken kernel must FAIL its check or the edge suite; the correct one must PASS both
