@@ -45,9 +45,10 @@ GPU_STAGES := $(if $(NVCC),$(patsubst %/main.cu,%,$(sort $(wildcard [0-9][0-9]_*
 stage_name  = $(patsubst $(firstword $(subst _, ,$(1)))_%,%,$(1))
 stage_num   = $(firstword $(subst _, ,$(1)))
 
-COMMON_SRCS := common/matrix.c common/verify.c common/cli.c common/bench.c common/csv.c
+COMMON_SRCS := common/matrix.c common/verify.c common/cli.c common/bench.c common/csv.c \
+               common/quick_return.c common/edges.c
 CPU_COMMON  := $(COMMON_SRCS) common/baseline_blas.c
-GPU_COMMON  := $(COMMON_SRCS) common/cuda_harness.cu
+GPU_COMMON  := $(COMMON_SRCS) common/cuda_harness.cu common/quick_return_gpu.cu
 
 -include $(wildcard [0-9][0-9]_*/stage.mk)
 
@@ -150,6 +151,7 @@ test-gpu:                                      ## on a GPU machine: every CUDA v
 plots:                                         ## charts in docs/figures/<machine>/ from the committed results/<machine>/ (plus a stage's own plot.py)
 	@test -n "$(PYTHON)" || { echo "no python3 with matplotlib: run scripts/install-deps.sh"; exit 1; }
 	@for d in $(filter-out results/local,$(wildcard results/*)); do \
+	    ls $$d/*.csv >/dev/null 2>&1 || continue; \
 	    $(PYTHON) plots/plot.py --out docs/figures/$$(basename $$d) $$d || exit 1; \
 	    for p in $(wildcard [0-9][0-9]_*/plot.py); do s=$$(dirname $$p); \
 	        [ ! -f $$d/$$s.csv ] || $(PYTHON) $$p $$d/$$s.csv docs/figures/$$(basename $$d)/$$s.png || exit 1; \

@@ -23,6 +23,8 @@ static void scale_c(int M, int N, float beta, float *C, int ldc)
 void gemm_ikj(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
               float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) /* the BLAS edge rules (gemm.h): done */
+        return;
     /* TODO: scale C by beta first (scale_c), then for i, for k:
      *   a = alpha * A[i][k];  C[i][0..N) += a * B[k][0..N)
      * Hint: take pointers to row k of B and row i of C before the j loop;
@@ -33,6 +35,8 @@ void gemm_ikj(int M, int N, int K, float alpha, const float *A, int lda, const f
 void gemm_jik(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
               float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) /* the BLAS edge rules (gemm.h): done */
+        return;
     /* TODO: like 01's ijk with the i and j loops swapped. */
     UNUSED_ARGS;
 }
@@ -40,6 +44,8 @@ void gemm_jik(int M, int N, int K, float alpha, const float *A, int lda, const f
 void gemm_jki(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
               float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) /* the BLAS edge rules (gemm.h): done */
+        return;
     /* TODO: scale C, then for j, for k: C[0..M)[j] += A[0..M)[k] * (alpha * B[k][j]).
      * Predict before you measure: which strides does the inner loop take? */
     UNUSED_ARGS;
@@ -48,6 +54,8 @@ void gemm_jki(int M, int N, int K, float alpha, const float *A, int lda, const f
 void gemm_kij(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
               float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) /* the BLAS edge rules (gemm.h): done */
+        return;
     /* TODO: ikj with the two outer loops swapped. How many times is C swept? */
     UNUSED_ARGS;
 }
@@ -55,6 +63,8 @@ void gemm_kij(int M, int N, int K, float alpha, const float *A, int lda, const f
 void gemm_kji(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
               float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) /* the BLAS edge rules (gemm.h): done */
+        return;
     /* TODO: jki with the two outer loops swapped. */
     UNUSED_ARGS;
 }
@@ -62,6 +72,8 @@ void gemm_kji(int M, int N, int K, float alpha, const float *A, int lda, const f
 void gemm_transposed_b(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                        int ldb, float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) /* the BLAS edge rules (gemm.h): done */
+        return;
     /* TODO: copy B into Bt (N x K, Bt[j][k] = B[k][j], malloc'd), then ijk on Bt:
      * both operands of the dot product are now unit stride. Free Bt. */
     UNUSED_ARGS;
@@ -70,6 +82,8 @@ void gemm_transposed_b(int M, int N, int K, float alpha, const float *A, int lda
 void gemm_transposed_simd(int M, int N, int K, float alpha, const float *A, int lda,
                           const float *B, int ldb, float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) /* the BLAS edge rules (gemm.h): done */
+        return;
     /* TODO: transposed_b with `#pragma omp simd reduction(+ : sum)` on the k loop.
      * Why can't the compiler vectorise the plain version by itself? (Chapter 02.) */
     UNUSED_ARGS;

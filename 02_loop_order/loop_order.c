@@ -11,7 +11,8 @@
  *   i  (jki kji)   lda          -       ldc        columns of A and C: the worst case
  *
  * Orders that accumulate into C across the outer loop first scale C by beta
- * (scale_c), so that beta == 0 never reads C.
+ * (scale_c), so that beta == 0 never reads C. Every order multiplies alpha into each term
+ * (into the element of A or B it broadcasts, or the copy it makes), as netlib does (gemm.h).
  */
 #include "loop_order.h"
 
@@ -30,12 +31,14 @@ static void scale_c(int M, int N, float beta, float *C, int ldc)
 void gemm_jik(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
               float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
+        return;
     for (int j = 0; j < N; j++)
         for (int i = 0; i < M; i++) {
             float sum = 0.0f;
             for (int k = 0; k < K; k++)
-                sum += A[IDX(i, k, lda)] * B[IDX(k, j, ldb)];
-            C[IDX(i, j, ldc)] = beta == 0.0f ? alpha * sum : alpha * sum + beta * C[IDX(i, j, ldc)];
+                sum += alpha * A[IDX(i, k, lda)] * B[IDX(k, j, ldb)];
+            C[IDX(i, j, ldc)] = beta == 0.0f ? sum : sum + beta * C[IDX(i, j, ldc)];
         }
 }
 
@@ -44,6 +47,8 @@ void gemm_jik(int M, int N, int K, float alpha, const float *A, int lda, const f
 void gemm_ikj(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
               float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
+        return;
     scale_c(M, N, beta, C, ldc);
     for (int i = 0; i < M; i++)
         for (int k = 0; k < K; k++) {
@@ -58,6 +63,8 @@ void gemm_ikj(int M, int N, int K, float alpha, const float *A, int lda, const f
 void gemm_kij(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
               float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
+        return;
     scale_c(M, N, beta, C, ldc);
     for (int k = 0; k < K; k++)
         for (int i = 0; i < M; i++) {
@@ -73,6 +80,8 @@ void gemm_kij(int M, int N, int K, float alpha, const float *A, int lda, const f
 void gemm_jki(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
               float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
+        return;
     scale_c(M, N, beta, C, ldc);
     for (int j = 0; j < N; j++)
         for (int k = 0; k < K; k++) {
@@ -85,6 +94,8 @@ void gemm_jki(int M, int N, int K, float alpha, const float *A, int lda, const f
 void gemm_kji(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
               float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
+        return;
     scale_c(M, N, beta, C, ldc);
     for (int k = 0; k < K; k++)
         for (int j = 0; j < N; j++) {
@@ -99,7 +110,7 @@ void gemm_kji(int M, int N, int K, float alpha, const float *A, int lda, const f
 void gemm_transposed_b(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                        int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
     float *Bt = malloc(sizeof(float) * (size_t)N * (size_t)K);
     if (!Bt) {
@@ -108,14 +119,14 @@ void gemm_transposed_b(int M, int N, int K, float alpha, const float *A, int lda
     }
     for (int k = 0; k < K; k++)
         for (int j = 0; j < N; j++)
-            Bt[IDX(j, k, K)] = B[IDX(k, j, ldb)];
+            Bt[IDX(j, k, K)] = alpha * B[IDX(k, j, ldb)]; /* alpha on each term, for free */
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             const float *a = &A[IDX(i, 0, lda)], *bt = &Bt[IDX(j, 0, K)];
             float sum = 0.0f;
             for (int k = 0; k < K; k++)
                 sum += a[k] * bt[k];
-            C[IDX(i, j, ldc)] = beta == 0.0f ? alpha * sum : alpha * sum + beta * C[IDX(i, j, ldc)];
+            C[IDX(i, j, ldc)] = beta == 0.0f ? sum : sum + beta * C[IDX(i, j, ldc)];
         }
     free(Bt);
 }
@@ -126,7 +137,7 @@ void gemm_transposed_b(int M, int N, int K, float alpha, const float *A, int lda
 void gemm_transposed_simd(int M, int N, int K, float alpha, const float *A, int lda,
                           const float *B, int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
     float *Bt = malloc(sizeof(float) * (size_t)N * (size_t)K);
     if (!Bt) {
@@ -135,7 +146,7 @@ void gemm_transposed_simd(int M, int N, int K, float alpha, const float *A, int 
     }
     for (int k = 0; k < K; k++)
         for (int j = 0; j < N; j++)
-            Bt[IDX(j, k, K)] = B[IDX(k, j, ldb)];
+            Bt[IDX(j, k, K)] = alpha * B[IDX(k, j, ldb)]; /* alpha on each term, for free */
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             const float *a = &A[IDX(i, 0, lda)], *bt = &Bt[IDX(j, 0, K)];
@@ -143,7 +154,7 @@ void gemm_transposed_simd(int M, int N, int K, float alpha, const float *A, int 
 #pragma omp simd reduction(+ : sum)
             for (int k = 0; k < K; k++)
                 sum += a[k] * bt[k];
-            C[IDX(i, j, ldc)] = beta == 0.0f ? alpha * sum : alpha * sum + beta * C[IDX(i, j, ldc)];
+            C[IDX(i, j, ldc)] = beta == 0.0f ? sum : sum + beta * C[IDX(i, j, ldc)];
         }
     free(Bt);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "edges.h"
 #include "matrix.h"
 #include "tiling.h"
 
@@ -146,6 +147,14 @@ int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
     int rc = backend.init(&o);
     if (rc != 0)
         return rc;
+    if (o.edges) { /* with the first tile */
+        tile_size = tiles[0];
+        rc = edges_main(st, &o);
+        int csv_rc = bench_close_csv(&o);
+        free(o.selected);
+        free(o.shapes);
+        return csv_rc ? csv_rc : rc;
+    }
     bench_print_header(st, &o);
 
     int *chosen = o.selected, *run_now = calloc((size_t)st->nvariants, sizeof(int));

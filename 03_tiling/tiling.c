@@ -34,7 +34,7 @@ static int round_up(int n, int multiple) { return (n + multiple - 1) / multiple 
 void gemm_tiled(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                 int ldb, float beta, float *C, int ldc)
 {
-    if (M <= 0 || N <= 0 || K <= 0)
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
     const int T = tile_size;
     /* C = beta*C first (zeros, C unread, when beta == 0): the blocks then only add to it */
@@ -103,42 +103,43 @@ static void block_2x4(int mb, int nb, int kb, int ldt, const float *restrict Ab,
         }
 }
 
-/* Copy a rows x cols block (row stride ld) into buf (row stride ldt), zero-filled out
- * to rows_pad x cols_pad, so that the block products need no edge cases. Plain loops,
- * not memcpy: for rows this short, a library call per row costs more than the copy. */
+/* Copy a rows x cols block (row stride ld), times s, into buf (row stride ldt), zero-filled
+ * out to rows_pad x cols_pad, so that the block products need no edge cases. Plain loops,
+ * not memcpy: for rows this short, a library call per row costs more than the copy. B's
+ * blocks are copied times alpha: each term gets its alpha (gemm.h) for a multiply per copy. */
 static void copy_block(float *restrict buf, int ldt, const float *restrict src, int ld, int rows,
-                       int cols, int rows_pad, int cols_pad)
+                       int cols, int rows_pad, int cols_pad, float s)
 {
     for (int r = 0; r < rows_pad; r++) {
         float *dst = &buf[(size_t)r * ldt];
         int c = 0;
         if (r < rows)
             for (; c < cols; c++)
-                dst[c] = src[IDX(r, c, ld)];
+                dst[c] = s * src[IDX(r, c, ld)];
         for (; c < cols_pad; c++)
             dst[c] = 0.0f;
     }
 }
 
-/* C block = alpha * Cb + beta * C block; C is not read when beta == 0. */
+/* C block = Cb + beta * C block (alpha is in Cb already); C is not read when beta == 0. */
 static void store_block(float *C, int ldc, const float *Cb, int ldt, int rows, int cols,
-                        float alpha, float beta)
+                        float beta)
 {
     for (int i = 0; i < rows; i++)
         for (int j = 0; j < cols; j++)
-            C[IDX(i, j, ldc)] = beta == 0.0f ? alpha * Cb[i * ldt + j]
-                                             : alpha * Cb[i * ldt + j] + beta * C[IDX(i, j, ldc)];
+            C[IDX(i, j, ldc)] = beta == 0.0f ? Cb[i * ldt + j]
+                                             : Cb[i * ldt + j] + beta * C[IDX(i, j, ldc)];
 }
 
 /* gemm_tiled's three block loops, with every block copied before it is used. A buffer
  * row is ldt floats, T rounded up to 16 (64 bytes), and the buffers are 64-byte aligned:
  * every row starts on a cache line. The C tile is summed in its own buffer and written
- * to C once, scaled by alpha and beta. */
+ * to C once, with beta. */
 static void gemm_copied_blocks(block_product *product, int M, int N, int K, float alpha,
                                const float *A, int lda, const float *B, int ldb, float beta,
                                float *C, int ldc)
 {
-    if (M <= 0 || N <= 0 || K <= 0)
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
     /* no block is larger than the matrices: a small product gets small buffers */
     const int T = tile_size, edge = min_int(T, max_int(M, max_int(N, K))), ldt = round_up(edge, 16);
@@ -160,11 +161,11 @@ static void gemm_copied_blocks(block_product *product, int M, int N, int K, floa
             memset(Cb, 0, sizeof(float) * (size_t)mb_pad * (size_t)ldt);
             for (int k0 = 0; k0 < K; k0 += T) {
                 const int kb = min_int(T, K - k0), kb_pad = round_up(kb, 4);
-                copy_block(Ab, ldt, &A[IDX(i0, k0, lda)], lda, mb, kb, mb_pad, kb_pad);
-                copy_block(Bb, ldt, &B[IDX(k0, j0, ldb)], ldb, kb, nb, kb_pad, nb_pad);
+                copy_block(Ab, ldt, &A[IDX(i0, k0, lda)], lda, mb, kb, mb_pad, kb_pad, 1.0f);
+                copy_block(Bb, ldt, &B[IDX(k0, j0, ldb)], ldb, kb, nb, kb_pad, nb_pad, alpha);
                 product(mb_pad, nb_pad, kb_pad, ldt, Ab, Bb, Cb);
             }
-            store_block(&C[IDX(i0, j0, ldc)], ldc, Cb, ldt, mb, nb, alpha, beta);
+            store_block(&C[IDX(i0, j0, ldc)], ldc, Cb, ldt, mb, nb, beta);
         }
     }
     free(Ab);

@@ -21,6 +21,8 @@
 void gemm_omp_rows(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                    int ldb, float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) /* the BLAS edge rules (gemm.h): done */
+        return;
     /* TODO: one loop over the rows i of C under "#pragma omp parallel for"; row i is the
      * 1 x N product of row i of A and B: gemm_ikj(1, N, K, ..., &A[IDX(i, 0, lda)], ...). */
     (void)M; (void)N; (void)K; (void)alpha; (void)A; (void)lda;
@@ -30,6 +32,8 @@ void gemm_omp_rows(int M, int N, int K, float alpha, const float *A, int lda, co
 void gemm_omp_tiled(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                     int ldb, float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) /* the BLAS edge rules (gemm.h): done */
+        return;
     /* TODO: cut C into T x T tiles (T = tile_size; edge tiles are smaller), number them
      * 0 .. ntiles-1 row by row, and run one loop over the tile numbers under
      * "#pragma omp parallel for schedule(static)". Tile t starts at row (t / tile_cols)*T
@@ -43,6 +47,8 @@ void gemm_omp_tiled(int M, int N, int K, float alpha, const float *A, int lda, c
 void gemm_omp_tiled_dyn(int M, int N, int K, float alpha, const float *A, int lda,
                         const float *B, int ldb, float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) /* the BLAS edge rules (gemm.h): done */
+        return;
     /* TODO: omp_tiled with schedule(dynamic). Compare the two on 3 threads. */
     (void)M; (void)N; (void)K; (void)alpha; (void)A; (void)lda;
     (void)B; (void)ldb; (void)beta; (void)C; (void)ldc;
@@ -51,6 +57,8 @@ void gemm_omp_tiled_dyn(int M, int N, int K, float alpha, const float *A, int ld
 void gemm_pthreads_tiled(int M, int N, int K, float alpha, const float *A, int lda,
                          const float *B, int ldb, float beta, float *C, int ldc)
 {
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) /* the BLAS edge rules (gemm.h): done */
+        return;
     /* TODO: omp_tiled without OpenMP's help.
      * - how many threads: omp_get_max_threads() (what --threads asked for); no more
      *   than there are tiles.

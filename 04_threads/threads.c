@@ -30,7 +30,7 @@ static int min_int(int a, int b) { return a < b ? a : b; }
 void gemm_omp_rows(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                    int ldb, float beta, float *C, int ldc)
 {
-    if (M <= 0 || N <= 0 || K <= 0)
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
 #pragma omp parallel for schedule(static)
     for (int i = 0; i < M; i++) /* row i of C is a 1 x N product: 02's ikj does it */
@@ -69,7 +69,7 @@ static void compute_tile(const tiled_problem *p, long t)
 void gemm_omp_tiled(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                     int ldb, float beta, float *C, int ldc)
 {
-    if (M <= 0 || N <= 0 || K <= 0)
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
     const tiled_problem p = cut_into_tiles(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 #pragma omp parallel for schedule(static)
@@ -80,7 +80,7 @@ void gemm_omp_tiled(int M, int N, int K, float alpha, const float *A, int lda, c
 void gemm_omp_tiled_dyn(int M, int N, int K, float alpha, const float *A, int lda,
                         const float *B, int ldb, float beta, float *C, int ldc)
 {
-    if (M <= 0 || N <= 0 || K <= 0)
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
     const tiled_problem p = cut_into_tiles(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 #pragma omp parallel for schedule(dynamic)
@@ -106,7 +106,7 @@ static void *compute_tile_range(void *arg)
 void gemm_pthreads_tiled(int M, int N, int K, float alpha, const float *A, int lda,
                          const float *B, int ldb, float beta, float *C, int ldc)
 {
-    if (M <= 0 || N <= 0 || K <= 0)
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
     const tiled_problem p = cut_into_tiles(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     int nthreads = omp_get_max_threads();

@@ -9,7 +9,7 @@
  *         pack B[pc:pc+KC, jc:jc+NC] into NR-column micro-panels     (each thread its own)
  *         for ir in MC, step MR               A micro-panel MR x KC: stays in L1
  *           for jr in NC, step NR             B micro-panel KC x NR: streams from L2
- *             microkernel: C[ic+ir.., jc+jr..] (MR x NR) = alpha * Apanel.Bpanel + beta * C
+ *             microkernel: C[ic+ir.., jc+jr..] (MR x NR) = Apanel.(alpha*Bpanel) + beta * C
  *
  * C is row-major and the kernels vectorise along a row of C (along N): B is the operand
  * loaded as vectors, A the one broadcast. The BLIS papers, written for column-major C,
@@ -147,12 +147,15 @@ static void pack_a_panel(int MR, int rows, int kc, const float *A, int lda, int 
             dst[(size_t)p * MR + i] = 0.0f;
 }
 
-/* kc x cols of B -> micro-panels of NR columns, each kc rows of NR floats:
+/* kc x cols of alpha*B -> micro-panels of NR columns, each kc rows of NR floats:
  * micro-panel jr/NR starts at dst + jr*kc; zeros in the columns past `cols`.
  * Row by row of B: reads walk along a row (the prefetcher follows them); walking down
  * a micro-panel's columns instead would jump ldb floats, a new page, at every step.
- * Each row asks for the one 4 rows below it (the rows are short streams). */
-static void pack_b_block(int NR, int kc, int cols, const float *B, int ldb, float *dst)
+ * Each row asks for the one 4 rows below it (the rows are short streams). alpha goes in
+ * here, as BLIS does it: each term of a dot product gets its alpha (gemm.h) for one
+ * multiply per packed element, and the micro-kernels are called with alpha = 1. */
+static void pack_b_block(int NR, int kc, int cols, const float *B, int ldb, float alpha,
+                         float *dst)
 {
     for (int p = 0; p < kc; p++) {
         const float *b = &B[IDX(p, 0, ldb)];
@@ -163,7 +166,7 @@ static void pack_b_block(int NR, int kc, int cols, const float *B, int ldb, floa
             float *d = dst + (size_t)jr * kc + (size_t)p * NR;
             const int w = min_int(NR, cols - jr);
             for (int j = 0; j < w; j++) /* a loop, not memcpy: NR floats are too few for a call */
-                d[j] = b[jr + j];
+                d[j] = alpha * b[jr + j];
             for (int j = w; j < NR; j++)
                 d[j] = 0.0f;
         }
@@ -187,7 +190,7 @@ static float *workspace(size_t floats)
 void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const float *A,
                  int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
-    if (M <= 0 || N <= 0 || K <= 0)
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
     const int MR = uk->mr, NR = uk->nr;
     const gemm_blocking bs = gemm_blocking_for(uk);
@@ -255,17 +258,17 @@ void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const 
                     const int q0 = panels * part / mparts, q1 = panels * (part + 1) / mparts;
                     if (q0 == q1)
                         continue;
-                    pack_b_block(NR, kc, cols, &B[IDX(pc, jc, ldb)], ldb, bpack);
+                    pack_b_block(NR, kc, cols, &B[IDX(pc, jc, ldb)], ldb, alpha, bpack);
                     for (int ir = q0 * MR; ir < q1 * MR; ir += MR)
                         for (int jr = 0; jr < cols; jr += NR)
                             if (a_in_place)
                                 uk->fn_a_in_place(kc, &A[IDX(ic + ir, pc, lda)], lda,
-                                                  bpack + (size_t)jr * kc, alpha, beta_pc,
+                                                  bpack + (size_t)jr * kc, 1.0f, beta_pc,
                                                   &C[IDX(ic + ir, jc + jr, ldc)], ldc,
                                                   min_int(MR, mc - ir), min_int(NR, cols - jr));
                             else
                                 uk->fn(kc, apack + (size_t)ir * kc, bpack + (size_t)jr * kc,
-                                       alpha, beta_pc, &C[IDX(ic + ir, jc + jr, ldc)], ldc,
+                                       1.0f, beta_pc, &C[IDX(ic + ir, jc + jr, ldc)], ldc,
                                        min_int(MR, mc - ir), min_int(NR, cols - jr));
                 }
                 /* (the barrier here: nobody reads the A block when the next is packed) */

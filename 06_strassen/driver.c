@@ -119,7 +119,7 @@ static float *workspace(size_t floats)
 static void run(level_fn *level, gemm_fn *leaf, int levels, int M, int N, int K, float alpha,
                 const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
-    if (M <= 0 || N <= 0 || K <= 0)
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
     const fast_plan plan = {level, leaf};
     float *work = workspace(fast_workspace_floats(levels, M, N, K));

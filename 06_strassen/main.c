@@ -37,25 +37,27 @@
 #define C_WINOGRAD_2LVL (2 * 4 * 20.25)
 #define C_HYBRID_2LVL (2 * 4 * 4.5 * 3)
 
+/* (fast_algorithm: a NaN or Inf in A or B reaches elements of C whose dot products do not
+ * use it; the edge suite (--edges) allows it, the chapter counts it) */
 static gemm_variant variants[] = {
     {"classic", "05's packed GEMM (gemm_simd, best micro-kernel), linked from 05_simd",
      gemm_classic},
     {"strassen_1lvl", "Strassen, 1 level: 7 classic products, 18 additions via 3 temporaries",
-     gemm_strassen_1lvl, C_STRASSEN_1LVL, 1},
+     gemm_strassen_1lvl, C_STRASSEN_1LVL, 1, .fast_algorithm = 1},
     {"strassen_2lvl", "Strassen, 2 levels: 49 classic products of quarter size",
-     gemm_strassen_2lvl, C_STRASSEN_2LVL, 1},
+     gemm_strassen_2lvl, C_STRASSEN_2LVL, 1, .fast_algorithm = 1},
     {"winograd_1lvl", "Winograd's form, 1 level: 15 additions (8 + 7) via 3 temporaries",
-     gemm_winograd_1lvl, C_WINOGRAD_1LVL, 1},
+     gemm_winograd_1lvl, C_WINOGRAD_1LVL, 1, .fast_algorithm = 1},
     {"winograd", "Winograd's form, 2 levels: 49 classic products of quarter size",
-     gemm_winograd, C_WINOGRAD_2LVL, 1},
+     gemm_winograd, C_WINOGRAD_2LVL, 1, .fast_algorithm = 1},
     {"reloaded_0lvl", "this stage's packing loops, no Strassen level: the control for reloaded",
      gemm_reloaded_0lvl},
     {"reloaded_1lvl", "Strassen, 1 level, sums formed while packing, product added from the tile",
-     gemm_reloaded_1lvl, C_STRASSEN_1LVL, 1},
+     gemm_reloaded_1lvl, C_STRASSEN_1LVL, 1, .fast_algorithm = 1},
     {"reloaded_2lvl", "Strassen, 2 levels folded: 4-term sums packed, 4 targets per product",
-     gemm_reloaded_2lvl, C_STRASSEN_2LVL, 1},
+     gemm_reloaded_2lvl, C_STRASSEN_2LVL, 1, .fast_algorithm = 1},
     {"hybrid_2lvl", "Winograd level with temporaries, then reloaded_1lvl for its 7 products",
-     gemm_hybrid_2lvl, C_HYBRID_2LVL, 1},
+     gemm_hybrid_2lvl, C_HYBRID_2LVL, 1, .fast_algorithm = 1},
 };
 enum { NVARIANTS = sizeof variants / sizeof variants[0] };
 

@@ -405,7 +405,7 @@ static float *z_buffer(size_t floats)
 static void run(int levels, int M, int N, int K, float alpha, const float *A, int lda,
                 const float *B, int ldb, float beta, float *C, int ldc)
 {
-    if (M <= 0 || N <= 0 || K <= 0)
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
     const microkernel *uk = microkernel_best();
     if (uk->mr * uk->nr > MAX_TILE) {
@@ -413,10 +413,11 @@ static void run(int levels, int M, int N, int K, float alpha, const float *A, in
                 uk->nr, MAX_TILE);
         abort();
     }
-    const sum_operand a = {1, {A}, {1.0f}}, b = {1, {B}, {1.0f}};
+    /* alpha rides on B's terms: pack_b_sum multiplies them in as it packs, as 05 does */
+    const sum_operand a = {1, {A}, {1.0f}}, b = {1, {B}, {alpha}};
     const c_targets c = {1, {C}, {1.0f}, {beta}};
     float *Z = levels > 0 ? z_buffer((size_t)(M / 2 + 1) * (N / 2 + 1)) : NULL;
-    reloaded(uk, levels, M, N, K, alpha, &a, lda, &b, ldb, &c, ldc, Z);
+    reloaded(uk, levels, M, N, K, 1.0f, &a, lda, &b, ldb, &c, ldc, Z);
 }
 void gemm_reloaded_0lvl(int M, int N, int K, float alpha, const float *A, int lda,
                         const float *B, int ldb, float beta, float *C, int ldc)

@@ -5,9 +5,9 @@
  *   grid_stride_1d  1-D grid of one wave of threads, each looping over elements of C
  *   mapped          (main.cu) the coalesced kernel on pinned host memory: zero-copy
  *
- * Every thread computes one C[row][col] = alpha * sum_k A[row][k] * B[k][col] + beta * C[row][col],
+ * Every thread computes one C[row][col] = sum_k (alpha * A[row][k]) * B[k][col] + beta * C[row][col],
  * reading A and B straight from device memory: 01's triple loop with the two outer loops
- * replaced by the grid. What differs between the variants is only which thread gets which
+ * replaced by the grid (alpha on each term, as in 01: gemm.h). What differs between the variants is only which thread gets which
  * element, and that decides how the 32 threads of a warp touch memory.
  */
 #include "cuda_harness.cuh"
@@ -29,8 +29,8 @@ __global__ void uncoalesced_kernel(int M, int N, int K, float alpha, const float
         return;
     float sum = 0.0f;
     for (int k = 0; k < K; k++)
-        sum += A[IDX(row, k, lda)] * B[IDX(k, col, ldb)];
-    gemm_store(&C[IDX(row, col, ldc)], alpha, sum, beta);
+        sum += alpha * A[IDX(row, k, lda)] * B[IDX(k, col, ldb)];
+    gemm_store(&C[IDX(row, col, ldc)], 1.0f, sum, beta);
 }
 
 /* The fix: x picks the column. A warp now reads B[k][col..col+31], 128 consecutive bytes
@@ -44,8 +44,8 @@ __global__ void coalesced_kernel(int M, int N, int K, float alpha, const float *
         return;
     float sum = 0.0f;
     for (int k = 0; k < K; k++)
-        sum += A[IDX(row, k, lda)] * B[IDX(k, col, ldb)];
-    gemm_store(&C[IDX(row, col, ldc)], alpha, sum, beta);
+        sum += alpha * A[IDX(row, k, lda)] * B[IDX(k, col, ldb)];
+    gemm_store(&C[IDX(row, col, ldc)], 1.0f, sum, beta);
 }
 
 /* One loop over the M*N elements of C in row-major order: consecutive threads get
@@ -59,15 +59,15 @@ __global__ void grid_stride_kernel(int M, int N, int K, float alpha, const float
         int row = (int)(e / N), col = (int)(e % N);
         float sum = 0.0f;
         for (int k = 0; k < K; k++)
-            sum += A[IDX(row, k, lda)] * B[IDX(k, col, ldb)];
-        gemm_store(&C[IDX(row, col, ldc)], alpha, sum, beta);
+            sum += alpha * A[IDX(row, k, lda)] * B[IDX(k, col, ldb)];
+        gemm_store(&C[IDX(row, col, ldc)], 1.0f, sum, beta);
     }
 }
 
 void gemm_uncoalesced(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                       int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     dim3 block(BLOCK, BLOCK);
     /* Columns are on y here, and gridDim.y <= 65535: very wide C goes in slabs of columns. */
@@ -83,7 +83,7 @@ void gemm_uncoalesced(int M, int N, int K, float alpha, const float *A, int lda,
 void gemm_coalesced(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                     int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     dim3 block(BLOCK, BLOCK);
     /* Rows are on y: very tall C goes in slabs of rows. */
@@ -99,7 +99,7 @@ void gemm_coalesced(int M, int N, int K, float alpha, const float *A, int lda, c
 void gemm_grid_stride_1d(int M, int N, int K, float alpha, const float *A, int lda,
                          const float *B, int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     /* One wave: as many blocks as the GPU holds at once (2048 threads per SM on recent
      * GPUs, so 8 blocks of 256), or fewer when C is small. */

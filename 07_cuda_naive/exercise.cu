@@ -45,7 +45,7 @@ __global__ void grid_stride_kernel(int M, int N, int K, float alpha, const float
 void gemm_uncoalesced(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                       int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     dim3 block(BLOCK, BLOCK);
     for (long c0 = 0; c0 < N; c0 += (long)GRID_Y_MAX * BLOCK) { /* gridDim.y <= 65535 */
@@ -60,7 +60,7 @@ void gemm_uncoalesced(int M, int N, int K, float alpha, const float *A, int lda,
 void gemm_coalesced(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                     int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     dim3 block(BLOCK, BLOCK);
     for (long r0 = 0; r0 < M; r0 += (long)GRID_Y_MAX * BLOCK) {
@@ -75,7 +75,7 @@ void gemm_coalesced(int M, int N, int K, float alpha, const float *A, int lda, c
 void gemm_grid_stride_1d(int M, int N, int K, float alpha, const float *A, int lda,
                          const float *B, int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     size_t blocks_needed = ((size_t)M * N + STRIDE_THREADS - 1) / STRIDE_THREADS;
     size_t one_wave = (size_t)gemm_sm_count() * (2048 / STRIDE_THREADS);

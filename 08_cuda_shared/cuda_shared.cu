@@ -37,8 +37,9 @@ __global__ void smem_32_kernel(int M, int N, int K, float alpha, const float *A,
     float sum = 0.0f;
     for (int k0 = 0; k0 < K; k0 += TILE) {
         /* Each thread fetches one element of each tile; consecutive tx read consecutive
-         * addresses (coalesced). Past the edge of A or B: 0, which adds nothing. */
-        As[ty][tx] = row < M && k0 + tx < K ? A[IDX(row, k0 + tx, lda)] : 0.0f;
+         * addresses (coalesced). Past the edge of A or B: 0, which adds nothing. A's tile
+         * is stored times alpha: every term gets its alpha (gemm.h), one multiply a load. */
+        As[ty][tx] = row < M && k0 + tx < K ? alpha * A[IDX(row, k0 + tx, lda)] : 0.0f;
         Bs[ty][tx] = k0 + ty < K && col < N ? B[IDX(k0 + ty, col, ldb)] : 0.0f;
         __syncthreads(); /* the tiles are complete before anyone reads them */
         for (int k = 0; k < TILE; k++)
@@ -47,13 +48,13 @@ __global__ void smem_32_kernel(int M, int N, int K, float alpha, const float *A,
     }
     /* Threads outside C stayed until here: every thread must reach every __syncthreads. */
     if (row < M && col < N)
-        gemm_store(&C[IDX(row, col, ldc)], alpha, sum, beta);
+        gemm_store(&C[IDX(row, col, ldc)], 1.0f, sum, beta);
 }
 
 void gemm_smem_32(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                   int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     dim3 block(TILE, TILE);
     for (long r0 = 0; r0 < M; r0 += (long)GRID_Y_MAX * TILE) { /* gridDim.y <= 65535 */
@@ -81,7 +82,7 @@ __global__ void smem_row_1d_kernel(int M, int N, int K, float alpha, const float
         int kc = min(chunk, K - k0);
         __syncthreads(); /* the previous chunk is no longer being read */
         for (int k = threadIdx.x; k < kc; k += blockDim.x)
-            a_row[k] = A[IDX(row, k0 + k, lda)];
+            a_row[k] = alpha * A[IDX(row, k0 + k, lda)]; /* alpha on each term (gemm.h) */
         __syncthreads();
         for (int col = threadIdx.x; col < N; col += blockDim.x) {
             float sum = 0.0f;
@@ -89,9 +90,9 @@ __global__ void smem_row_1d_kernel(int M, int N, int K, float alpha, const float
                 sum += a_row[k] * B[IDX(k0 + k, col, ldb)];
             float *c = &C[IDX(row, col, ldc)];
             if (k0 == 0)
-                gemm_store(c, alpha, sum, beta);
+                gemm_store(c, 1.0f, sum, beta);
             else /* later chunks add to what this same thread stored before */
-                *c += alpha * sum;
+                *c += sum;
         }
     }
 }
@@ -99,7 +100,7 @@ __global__ void smem_row_1d_kernel(int M, int N, int K, float alpha, const float
 void gemm_smem_row_1d(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                       int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     int chunk = K < ROW_CHUNK ? K : ROW_CHUNK;
     /* gridDim.x may be 2^31 - 1: one block per row for any M */
@@ -129,7 +130,7 @@ __global__ void smem_rect_kernel(int M, int N, int K, float alpha, const float *
         /* Thread (tx, ty) fetches its own row of the A tile, tw apart, and its own column
          * of the B tile, th apart: no division, and consecutive tx read consecutive addresses. */
         for (int k = tx; k < kd; k += tw)
-            As[ty * td + k] = row < M ? A[IDX(row, k0 + k, lda)] : 0.0f;
+            As[ty * td + k] = row < M ? alpha * A[IDX(row, k0 + k, lda)] : 0.0f; /* as smem_32 */
         for (int k = ty; k < kd; k += th)
             Bs[k * tw + tx] = col < N ? B[IDX(k0 + k, col, ldb)] : 0.0f;
         __syncthreads();
@@ -138,7 +139,7 @@ __global__ void smem_rect_kernel(int M, int N, int K, float alpha, const float *
         __syncthreads();
     }
     if (row < M && col < N)
-        gemm_store(&C[IDX(row, col, ldc)], alpha, sum, beta);
+        gemm_store(&C[IDX(row, col, ldc)], 1.0f, sum, beta);
 }
 
 /* The tile for an M x N x K problem (--tile overrides each part that it sets):
@@ -163,7 +164,7 @@ static void rect_tile(int M, int N, int K, int *th, int *tw, int *td)
 void gemm_smem_rect(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                     int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     int th, tw, td;
     rect_tile(M, N, K, &th, &tw, &td);

@@ -63,7 +63,7 @@ __global__ void smem_rect_kernel(int M, int N, int K, float alpha, const float *
 void gemm_smem_32(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                   int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     dim3 block(TILE, TILE);
     for (long r0 = 0; r0 < M; r0 += (long)GRID_Y_MAX * TILE) {
@@ -78,7 +78,7 @@ void gemm_smem_32(int M, int N, int K, float alpha, const float *A, int lda, con
 void gemm_smem_row_1d(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                       int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     int chunk = K < ROW_CHUNK ? K : ROW_CHUNK;
     smem_row_1d_kernel<<<M, ROW_THREADS, (chunk + SMEM_SLACK) * sizeof(float), gemm_stream()>>>(
@@ -104,7 +104,7 @@ static void rect_tile(int M, int N, int K, int *th, int *tw, int *td)
 void gemm_smem_rect(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                     int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     int th, tw, td;
     rect_tile(M, N, K, &th, &tw, &td);

@@ -273,7 +273,7 @@ static void launch(tile_kernel *kernel, tile_kernel_vec *kernel_vec, int bm, int
                    int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                    int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     bool vec = rows_are_16B_aligned(A, lda) && rows_are_16B_aligned(B, ldb) &&
                rows_are_16B_aligned(C, ldc);
@@ -589,7 +589,7 @@ static tile_stream *tile_stream_for(cudaStream_t main)
 void gemm_warptile(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                    int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     int bM1, bN1, sM1, sN1;
     split_strips(M, N, 128, 256, &bM1, &bN1);

@@ -131,7 +131,7 @@ static void launch(tile_kernel *kernel, tile_kernel_vec *kernel_vec, int bm, int
                    size_t smem, int M, int N, int K, float alpha, const float *A, int lda,
                    const float *B, int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
         return;
     if (smem > SMEM_DEFAULT_MAX)
         CUDA_CHECK(cudaFuncSetAttribute(kernel_vec, cudaFuncAttributeMaxDynamicSharedMemorySize,

@@ -16,16 +16,19 @@
 #include "cuda_registers.h"
 #include "warptile.cuh"
 
+/* alpha_last, as the stage's own variants (main.cu): err_c, normwise, host_mapped default */
+#define ALPHA_LAST 0, 0, 0, 1
 #define WT(BM, BN, BK, WM, WN, TM, TN)                                                        \
     {"warptile/" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s2",                \
-     "register-staged double buffer", gemm_warptile_t<BM, BN, BK, WM, WN, TM, TN>}
+     "register-staged double buffer", gemm_warptile_t<BM, BN, BK, WM, WN, TM, TN>, ALPHA_LAST}
 #define AP(BM, BN, BK, WM, WN, TM, TN, S)                                                     \
     {"async_pipeline/" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #S,        \
-     "cp.async pipeline", gemm_async_t<BM, BN, BK, WM, WN, TM, TN, S>}
+     "cp.async pipeline", gemm_async_t<BM, BN, BK, WM, WN, TM, TN, S>, ALPHA_LAST}
 
 #define WTP(BM, BN, BK, WM, WN, TM, TN)                                                       \
     {"warptile/" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s2_prefetch",       \
-     "fragments of k + 1 read during the FMAs of k", gemm_warptile_t<BM, BN, BK, WM, WN, TM, TN, 1>}
+     "fragments of k + 1 read during the FMAs of k",                                          \
+     gemm_warptile_t<BM, BN, BK, WM, WN, TM, TN, 1>, ALPHA_LAST}
 
 const gemm_variant tune_variants[] = {
     WTP(128, 256, 16, 32, 64, 8, 8), /* warptile's 128x256 (gemm_warptile, cuda_registers.cu) */

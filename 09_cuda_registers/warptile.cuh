@@ -561,6 +561,8 @@ template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int PREFETCH =
 void gemm_warptile_t(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                      int ldb, float beta, float *C, int ldc)
 {
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
+        return;
     warptile_on<BM, BN, BK, WM, WN, TM, TN, PREFETCH>(gemm_stream(), M, N, K, alpha, A, lda, B,
                                                       ldb, beta, C, ldc);
 }
@@ -610,6 +612,8 @@ void gemm_async_t(int M, int N, int K, float alpha, const float *A, int lda, con
                   int ldb, float beta, float *C, int ldc)
 {
     static_assert(STAGES >= 3, "two buffers is warptile; cp.async pays with three or more");
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
+        return;
     launch_tiles<tile_config<BM, BN, BK, WM, WN, TM, TN, STAGES>, BM, BN,
                  async_kernel<BM, BN, BK, WM, WN, TM, TN, STAGES>>(gemm_stream(), M, N, K, alpha,
                                                                    A, lda, B, ldb, beta, C, ldc);

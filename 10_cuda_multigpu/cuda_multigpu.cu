@@ -29,7 +29,7 @@ static inline long round_up(long x, long m) { return (x + m - 1) / m * m; }
 void gemm_rows_split(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                      int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) /* C is in host memory */
         return;
     int G = mg.ngpus < M ? mg.ngpus : M;
     mg_record_start(G);

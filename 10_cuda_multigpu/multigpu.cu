@@ -351,7 +351,7 @@ static int pin(const void *p, size_t bytes)
 
 static int mg_setup(bench_problem *p)
 {
-    size_t a = matrix_bytes(p->M, p->lda), b = matrix_bytes(p->K, p->ldb),
+    size_t a = matrix_bytes(p->M, p->lda), b = matrix_bytes(p->K > 0 ? p->K : 1, p->ldb),
            c = matrix_bytes(p->M, p->ldc);
     double t0 = timer_now();
     int big = a + b + c > 16 * GiB;
@@ -377,10 +377,12 @@ static double mg_run(bench_problem *p, gemm_fn *fn)
     if (fn) {
         fn(p->M, p->N, p->K, p->alpha, p->A, p->lda, p->B, p->ldb, p->beta, p->C, p->ldc);
     } else {
-        /* column-major C^T = B^T A^T, as for cuBLAS; cublasXtSgemm returns with C on the host */
-        CUBLAS_CHECK(cublasXtSgemm(h.xt, CUBLAS_OP_N, CUBLAS_OP_N, (size_t)p->N, (size_t)p->M,
-                                   (size_t)p->K, &p->alpha, p->B, (size_t)p->ldb, p->A,
-                                   (size_t)p->lda, &p->beta, p->C, (size_t)p->ldc));
+        /* column-major C^T = B^T A^T, as for cuBLAS; cublasXtSgemm returns with C on the host.
+         * gemm.h's edge rules first, as for our variants. */
+        if (!gemm_quick_return(p->M, p->N, p->K, p->alpha, p->beta, p->C, p->ldc))
+            CUBLAS_CHECK(cublasXtSgemm(h.xt, CUBLAS_OP_N, CUBLAS_OP_N, (size_t)p->N, (size_t)p->M,
+                                       (size_t)p->K, &p->alpha, p->B, (size_t)p->ldb, p->A,
+                                       (size_t)p->lda, &p->beta, p->C, (size_t)p->ldc));
         h.ncall_gpus = mg.ngpus;
         for (int g = 0; g < mg.ngpus; g++)
             h.nspans[g] = 0;

@@ -310,7 +310,7 @@ static void free_gpu(gpu_state *st)
 static void tiled(mg_kernel kernel, int M, int N, int K, float alpha, const float *A, int lda,
                   const float *B, int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) /* C is in host memory */
         return;
     shared sh;
     memset(&sh, 0, sizeof sh);

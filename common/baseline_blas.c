@@ -11,7 +11,8 @@
 void gemm_openblas(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                    int ldb, float beta, float *C, int ldc)
 {
-    if (M == 0 || N == 0 || K == 0)
+    /* OpenBLAS 0.3.21 computes 0*A*B when alpha == 0, and a NaN in A reaches C */
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, alpha, A, lda, B, ldb, beta,
                 C, ldc);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "edges.h"
 #include "matrix.h"
 #include "timer.h"
 #include "verify.h"
@@ -27,12 +28,15 @@ int bench_ncores(void)
 
 static double flops_of(const gemm_shape *s) { return 2.0 * s->m * (double)s->n * s->k; }
 
+/* Rows of B and the width of A's rows: K, or one when K = 0 (lda >= max(1, K), as in BLAS). */
+static int k_rows(const gemm_shape *s) { return s->k > 0 ? s->k : 1; }
+
 /* Bytes of the host buffers bench_run allocates for one shape. */
 static double host_bytes(const gemm_shape *s, const bench_opts *o)
 {
-    double lda = (double)s->k + o->pad, ldn = (double)s->n + o->pad;
+    double lda = (double)k_rows(s) + o->pad, ldn = (double)s->n + o->pad;
     double c_copies = 1 + (o->beta != 0.0f) + (o->pad > 0);
-    return 4.0 * (s->m * lda + s->k * ldn + c_copies * s->m * ldn);
+    return 4.0 * (s->m * lda + k_rows(s) * ldn + c_copies * s->m * ldn);
 }
 
 /* Reject, before anything runs, a size whose leading dimensions leave the int of gemm_fn
@@ -42,14 +46,14 @@ void bench_check_sizes(const bench_opts *o)
     double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
     for (int i = 0; i < o->nshapes; i++) {
         const gemm_shape *s = &o->shapes[i];
-        int64_t lda = (int64_t)s->k + o->pad, ldn = (int64_t)s->n + o->pad;
+        int64_t lda = (int64_t)k_rows(s) + o->pad, ldn = (int64_t)s->n + o->pad;
         if (lda > INT_MAX)
             cli_die("size %dx%dx%d: lda = K + pad = %lld exceeds the int range of the leading "
                     "dimension (%d)", s->m, s->n, s->k, (long long)lda, INT_MAX);
         if (ldn > INT_MAX)
             cli_die("size %dx%dx%d: ldb = ldc = N + pad = %lld exceeds the int range of the "
                     "leading dimension (%d)", s->m, s->n, s->k, (long long)ldn, INT_MAX);
-        if (!matrix_bytes(s->m, (int)lda) || !matrix_bytes(s->k, (int)ldn) ||
+        if (!matrix_bytes(s->m, (int)lda) || !matrix_bytes(k_rows(s), (int)ldn) ||
             !matrix_bytes(s->m, (int)ldn))
             cli_die("size %dx%dx%d: the buffers overflow size_t", s->m, s->n, s->k);
         double need = host_bytes(s, o);
@@ -273,9 +277,9 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
             limit[v] = INFINITY;
         for (int si = 0; si < o->nshapes; si++) {
             const gemm_shape *s = &o->shapes[si];
-            bench_problem p = {s->m, s->n, s->k, s->k + o->pad, s->n + o->pad, s->n + o->pad,
+            bench_problem p = {s->m, s->n, s->k, k_rows(s) + o->pad, s->n + o->pad, s->n + o->pad,
                                o->alpha, o->beta, NULL, NULL, NULL, NULL};
-            float *A = matrix_alloc(p.M, p.lda), *B = matrix_alloc(p.K, p.ldb);
+            float *A = matrix_alloc(p.M, p.lda), *B = matrix_alloc(k_rows(s), p.ldb);
             float *C = matrix_alloc(p.M, p.ldc);
             float *C0 = o->beta != 0.0f ? matrix_alloc(p.M, p.ldc) : NULL;
             float *C_in = o->pad > 0 ? matrix_alloc(p.M, p.ldc) : NULL;
@@ -289,7 +293,7 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
                             ((uint64_t)s->m * 0xD6E8FEB86659FD93ull ^ (uint64_t)s->n * 0xA0761D6478BD642Full ^
                              (uint64_t)s->k * 0xE7037ED1A0B428DBull) * 3;
             matrix_fill(A, p.M, p.lda, -999.0f);
-            matrix_fill(B, p.K, p.ldb, -999.0f);
+            matrix_fill(B, k_rows(s), p.ldb, -999.0f);
             matrix_fill_random(A, p.M, p.K, p.lda, seed);
             matrix_fill_random(B, p.K, p.N, p.ldb, seed + 1);
             if (C0) {
@@ -374,7 +378,9 @@ int bench_main(const stage_info *st, int argc, char **argv)
     } else {
         rc = st->backend->init(&o);
     }
-    if (rc == 0) {
+    if (rc == 0 && o.edges) {
+        rc = edges_main(st, &o);
+    } else if (rc == 0) {
         bench_print_header(st, &o);
         int passed = 0;
         int failed = bench_run(st, &o, &passed);

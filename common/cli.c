@@ -141,7 +141,8 @@ int cli_parse_sizes(const char *what, const char *s, gemm_shape **out)
             if (!x2)
                 cli_die("%s: '%s' is not MxNxK", what, item);
             *x = *x2 = '\0';
-            int m = parse_dim(what, item), nn = parse_dim(what, x + 1), k = parse_dim(what, x2 + 1);
+            int m = parse_dim(what, item), nn = parse_dim(what, x + 1);
+            int k = (int)cli_long(what, x2 + 1, 0, INT_MAX); /* K = 0: C = beta*C */
             add_shape(out, &n, &cap, m, nn, k);
         } else {
             int v = parse_dim(what, item);
@@ -174,6 +175,8 @@ static void usage(const stage_info *st)
            "                        standard output and the table to standard error\n"
            "  --device D --gpus N   CUDA device / number of GPUs (GPU stages)\n"
            "  --seed S              input seed (default 1)\n"
+           "  --edges               the edge cases instead: K = 0, alpha = 0, empty and negative\n"
+           "                        sizes, NaN and Inf in A or B, overflow (common/edges.h)\n"
            "  --list                list the variants\n"
            "  -h, --help\n",
            cli_prog, st->default_sizes);
@@ -236,7 +239,7 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
     o->selected = calloc((size_t)st->nvariants + 1, sizeof(int));
     if (!o->selected)
         cli_die("out of memory");
-    long m = 0, n = 0, k = 0;
+    long m = 0, n = 0, k = -1; /* k -1: not given */
     const char *sizes = NULL, *variants = NULL, *threads = NULL;
 
     for (int i = 1; i < argc; i++) {
@@ -260,7 +263,7 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
             n = cli_long("-n", val, 1, INT_MAX);
         } else if (!strcmp(a, "-k")) {
             TAKES_VALUE();
-            k = cli_long("-k", val, 1, INT_MAX);
+            k = cli_long("-k", val, 0, INT_MAX);
         } else if (!strcmp(a, "--sizes")) {
             TAKES_VALUE();
             sizes = val;
@@ -307,6 +310,8 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
                 threads = val; /* a list of GPU counts, swept like thread counts */
             else
                 o->gpus = (int)cli_long("--gpus", val, 1, 1024);
+        } else if (!strcmp(a, "--edges")) {
+            o->edges = 1;
         } else if (!strcmp(a, "--seed")) {
             TAKES_VALUE();
             o->seed = (uint64_t)cli_long("--seed", val, 0, LONG_MAX);
@@ -330,7 +335,7 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
         }
         exit(0);
     }
-    if ((n || k) && !m)
+    if ((n || k >= 0) && !m)
         cli_die("-n and -k need -m as well");
     if (m && sizes)
         cli_die("give either -m/-n/-k or --sizes, not both");
@@ -338,7 +343,7 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
         o->shapes = malloc(sizeof(gemm_shape));
         if (!o->shapes)
             cli_die("out of memory");
-        o->shapes[0] = (gemm_shape){(int)m, (int)(n ? n : m), (int)(k ? k : (n ? n : m))};
+        o->shapes[0] = (gemm_shape){(int)m, (int)(n ? n : m), (int)(k >= 0 ? k : (n ? n : m))};
         o->nshapes = 1;
     } else if (!o->shapes) { /* an extra option (a preset) may have set shapes */
         o->nshapes = cli_parse_sizes("--sizes", sizes ? sizes : st->default_sizes, &o->shapes);

@@ -37,6 +37,7 @@ typedef struct bench_opts {
     int include_transfers; /* GPU: time the copies to and from the device with the kernel;
                               names get "+transfers" (set by a stage option, e.g. 07's) */
     uint64_t seed;
+    int edges;           /* --edges: run the edge-case suite (edges.h) instead */
 } bench_opts;
 
 struct stage_info;

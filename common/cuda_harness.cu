@@ -171,7 +171,7 @@ static int cuda_setup(bench_problem *p)
     if (!gp)
         cli_die("out of memory");
     gp->a_bytes = matrix_bytes(p->M, p->lda);
-    gp->b_bytes = matrix_bytes(p->K, p->ldb);
+    gp->b_bytes = matrix_bytes(p->K > 0 ? p->K : 1, p->ldb); /* K = 0: one row, unread */
     gp->c_bytes = matrix_bytes(p->M, p->ldc);
     size_t free_bytes = 0, total = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
@@ -252,6 +252,8 @@ static void cuda_get_c(bench_problem *p)
 static void cublas_sgemm_rowmajor(int M, int N, int K, float alpha, const float *A, int lda,
                                   const float *B, int ldb, float beta, float *C, int ldc)
 {
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc)) /* gemm.h's rules, as ours */
+        return;
     CUBLAS_CHECK(cublasSgemm(g.blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, ldb, A, lda,
                              &beta, C, ldc));
 }

@@ -7,7 +7,26 @@
  *
  * When beta == 0, C is written without being read: a NaN already in C must
  * not leak into the result (0*NaN is NaN, so "C = alpha*AB + 0*C" is a bug).
- * Every M, N, K >= 1 must work; M, N or K == 0 returns at once.
+ * Every M, N, K >= 1 must work. At the edges, the rules of reference BLAS (netlib
+ * sgemm, tested by sblat3):
+ *   M == 0 or N == 0          C is left alone
+ *   K == 0 or alpha == 0      C = beta*C, and A and B are not read (a NaN in A
+ *                             must not reach C when alpha == 0)
+ *   M, N or K < 0             nothing is read or written (and nothing crashes)
+ * gemm_quick_return below does all of this; every variant calls it first.
+ *
+ * The order of the arithmetic, also netlib's: alpha scales each term before it is
+ * added, C_ij = sum_k (alpha*B_kj)*A_ik + beta*C_ij (alpha may go with A_ik instead).
+ * The result is then finite whenever the scaled terms and their sum are: with A = B =
+ * 1e20, alpha = 1e-20, K = 4 it is 4e20, where alpha*(sum_k A_ik B_kj) overflows to
+ * +Inf. The place for the multiply is where data is copied or broadcast anyway (the
+ * packing of B, the broadcast element of A, a tile's load into shared memory), so it
+ * costs no speed. A variant flagged alpha_last applies alpha to the finished dot
+ * product instead; its chapter says why.
+ *
+ * A NaN or Inf in A(i, k) or B(k, j) reaches exactly the elements of C whose dot
+ * products use it (row i, column j), except in variants flagged fast_algorithm
+ * (Strassen, Winograd), whose sums of blocks spread it further (chapter 06).
  * GPU variants take device pointers and run on the harness's stream.
  */
 #ifndef GEMM_H
@@ -31,9 +50,23 @@ typedef struct gemm_variant {
     int normwise;       /* 1: check against a normwise bound (Strassen) */
     int host_mapped;    /* GPU: A, B and C stay in pinned host memory that the kernel reads
                            and writes over the bus (zero-copy, stage 07's `mapped`) */
+    int alpha_last;     /* 1: alpha scales the finished dot product, not each term (the
+                           overflow rule above does not hold; the chapter says why) */
+    int fast_algorithm; /* 1: Strassen-like: a NaN or Inf in A or B may also reach elements
+                           of C whose dot products do not use it */
     int (*runnable)(void); /* NULL, or: can this machine run it? (e.g. a CPU feature test) */
     const char *needs;     /* what runnable() looks for, for messages: "AVX-512F/DQ/VL" */
 } gemm_variant;
+
+/* The BLAS rules at the edges (above), for the first line of every variant:
+ *     if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) return;
+ * Returns 1 when the call is complete: a size is zero or negative, or K == 0 or
+ * alpha == 0 (then C = beta*C here, C unread when beta == 0, untouched when beta == 1).
+ * Returns 0 when the caller has a product to compute. C in host memory. */
+int gemm_quick_return(int M, int N, int K, float alpha, float beta, float *C, int ldc);
+/* The same for a CUDA variant: C in device (or mapped) memory, scaled on gemm_stream()
+ * (common/quick_return_gpu.cu). */
+int gemm_quick_return_gpu(int M, int N, int K, float alpha, float beta, float *C, int ldc);
 
 /* Element (i, j) of a row-major matrix with row stride ld. */
 #define IDX(i, j, ld) ((size_t)(i) * (size_t)(ld) + (size_t)(j))

@@ -3,7 +3,9 @@
 #   1. build the CUDA stages and their exercise builds
 #   2. every CUDA variant in check mode over the awkward shapes of tests/shapes.txt, with the
 #      option sets of make test, once with the cuBLAS baseline, and each line of the stage's
-#      test-cases.txt (grids past 65535 blocks, hand-picked tiles, the skinny preset, ...)
+#      test-cases.txt (grids past 65535 blocks, hand-picked tiles, the skinny preset, ...);
+#      K = 0 on the command line; the edge-case suite (--edges, common/edges.h), also under
+#      compute-sanitizer memcheck (negative and empty sizes must launch nothing bad)
 #   3. a bad --device is refused cleanly; each untouched exercise fails its checks cleanly
 #   4. compute-sanitizer --tool memcheck and --tool racecheck, every variant, small sizes
 #   5. a CPU program with a GPU part (11_gf256) runs its own GPU checks, NN_topic/custom-tests-gpu.sh
@@ -85,6 +87,11 @@ while read -r dir prog kind; do
     done
     expect_rc 0 "$dir: all variants with the cuBLAS baseline, beta 0.5, pad 2" "$prog-baseline" \
         "$bin" --variant all --reps 1 --sizes 1,7x13x5,129x131x67,256 --beta 0.5 --pad 2
+    expect_rc 0 "$dir: K = 0 on the command line, C = beta*C (beta 0 with C NaN, 1.3)" "$prog-k0" \
+        sh -c '"$1" --variant all --reps 1 --sizes 7x13x0,1x97x0 --pad 2 &&
+               "$1" --variant all --reps 1 -m 33 -n 17 -k 0 --beta 1.3' - "$bin"
+    expect_rc 0 "$dir: edge cases, every variant and the baseline (--edges)" "$prog-edges" \
+        "$bin" --edges
     if [ -f "$dir/test-cases.txt" ]; then
         n=0
         while IFS= read -r args; do
@@ -135,6 +142,15 @@ while read -r dir prog kind; do
             fi
         done
     done
+    "$SANITIZER" --tool memcheck --error-exitcode 99 "$bin" --edges --no-baseline \
+        >"$LOG/$prog-memcheck-edges.out" 2>&1
+    rc=$?
+    summary=$(grep -E "ERROR SUMMARY" "$LOG/$prog-memcheck-edges.out" | tail -n1)
+    if [ $rc -eq 0 ] && grep -q "ERROR SUMMARY: 0 errors" "$LOG/$prog-memcheck-edges.out"; then
+        ok "$dir: compute-sanitizer memcheck --edges: $summary"
+    else
+        bad "$dir: compute-sanitizer memcheck --edges: exit $rc, ${summary:-no summary} (see $LOG/$prog-memcheck-edges.out)"
+    fi
     # the stage's own sanitizer cases (sanitizer-cases.txt: argument lines, like test-cases.txt)
     if [ -f "$dir/sanitizer-cases.txt" ]; then
         n=0

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make test: what CI runs on a machine with no GPU.
 #   1. build every stage (CUDA stages too when nvcc is present), the sanitizer and exercise builds
-#   2. every CPU variant in check mode over the awkward shapes, with several option sets
+#   2. every CPU variant in check mode over the awkward shapes, with several option sets; K = 0
+#      on the command line; the edge-case suite (--edges: BLAS's rules for K = 0, alpha = 0,
+#      empty and negative sizes, NaN/Inf propagation, overflow; common/edges.h)
 #   3. bad input: one line on stderr, exit status 2, nothing on stdout; the CSV files and the
 #      command line's edges (tests/csv-cli.sh)
 #   4. the CPU stages again under AddressSanitizer + UndefinedBehaviorSanitizer
@@ -63,6 +65,11 @@ while read -r dir prog kind; do
             expect_rc 0 "$dir: all variants, awkward shapes ${opts:-(defaults)}" "$prog-shapes$i" \
                 "$bin" --variant all --no-baseline --reps 1 --sizes "$SHAPES" $opts
         done
+        expect_rc 0 "$dir: K = 0 on the command line, C = beta*C (beta 0 with C NaN, 1.3)" "$prog-k0" \
+            sh -c '"$1" --variant all --no-baseline --reps 1 --sizes 7x13x0,1x97x0 --pad 2 &&
+                   "$1" --variant all --no-baseline --reps 1 -m 33 -n 17 -k 0 --beta 1.3' - "$bin"
+        expect_rc 0 "$dir: edge cases, every variant and the baseline (--edges)" "$prog-edges" \
+            "$bin" --edges
         if [ -f "$dir/test-cases.txt" ]; then
             n=0
             while IFS= read -r args; do
@@ -75,6 +82,8 @@ while read -r dir prog kind; do
         # the sanitizers: every variant, small shapes, padding and beta (reads and writes at the edges)
         expect_rc 0 "$dir: ASan+UBSan, all variants" "$prog-asan" \
             "build/asan/$bin" --variant all --no-baseline --reps 1 --sizes "$SMALL_SHAPES" --pad 3 --beta 0.5 --threads 2
+        expect_rc 0 "$dir: ASan+UBSan, edge cases (negative sizes among them)" "$prog-asan-edges" \
+            "build/asan/$bin" --edges --no-baseline --threads 2
         # the untouched exercise must fail cleanly: exit 1 and FAIL rows, no crash
         gbin=build/grade/$bin
         "$gbin" --variant all --no-baseline --reps 1 --sizes 7x13x5,33 >"$LOG/$prog-exercise.out" 2>&1
@@ -106,17 +115,23 @@ echo "== CSV files and command-line edges (tests/csv-cli.sh; logs in $LOG/csv-cl
 run_checker csv-cli tests/csv-cli.sh "$LOG/csv-cli.out"
 
 echo "== planted bugs"
-# each broken kernel must FAIL its check; the correct one must PASS
+# each broken kernel must FAIL its check or the edge suite; the correct one must PASS both
 if [ -x tests/planted/planted ]; then
     while read -r name desc; do
         [ -n "$name" ] || continue
         tests/planted/planted --variant "$name" --no-baseline --reps 1 --sizes "$SMALL_SHAPES" \
             --pad 3 >"$LOG/planted-$name.out" 2>&1
         rc=$?
+        tests/planted/planted --variant "$name" --no-baseline --edges >"$LOG/planted-$name-edges.out" 2>&1
+        rc_edges=$?
         if [ "$name" = correct ]; then
-            [ $rc -eq 0 ] && ok "planted: the correct kernel passes" || bad "planted: correct kernel exit $rc"
+            [ $rc -eq 0 ] && [ $rc_edges -eq 0 ] && ok "planted: the correct kernel passes, --edges too" ||
+                bad "planted: correct kernel exit $rc, --edges exit $rc_edges"
         else
-            [ $rc -eq 1 ] && ok "planted: '$name' is caught ($desc)" || bad "planted: '$name' not caught (exit $rc)"
+            # caught: a FAIL (exit 1) in one of the two runs, and no crash in either
+            [ $rc -le 1 ] && [ $rc_edges -le 1 ] && [ $((rc + rc_edges)) -ge 1 ] &&
+                ok "planted: '$name' is caught ($desc)" ||
+                bad "planted: '$name' not caught (exit $rc, --edges exit $rc_edges)"
         fi
     done < <(tests/planted/planted --list)
     # a kernel that reads C when beta == 0 is caught only with beta == 0 and NaN poison
