@@ -20,7 +20,7 @@ SIMD_BLIS_INC ?= /usr/include/x86_64-linux-gnu/blis-openmp
 SIMD_OBJS := $(patsubst %,build/rel/%.o,05_simd/main 05_simd/goto 05_simd/simd \
     05_simd/kernel_avx512 05_simd/kernel_avx2 05_simd/kernel_omp_simd \
     04_threads/threads 03_tiling/tiling 02_loop_order/loop_order common/matrix common/verify common/cli common/bench common/csv common/baseline_blas \
-    common/quick_return common/edges)
+    common/quick_return common/edges common/sysinfo)
 build/blis/05_simd/simd: $(SIMD_OBJS) build/blis/05_simd/blis_baseline.o
 	$(CC) $(CFLAGS) -o $@ $^ -lblis -lm
 build/blis/05_simd/blis_baseline.o: 05_simd/blis_baseline.c
@@ -33,7 +33,7 @@ build/blis/05_simd/blis_baseline.o: 05_simd/blis_baseline.c
 # common/peak.c into itself for the last of these, hence the dependency.
 build/rel/05_simd/probe: build/probe/05_simd/probe.o $(filter-out build/rel/05_simd/main.o \
     build/rel/05_simd/probe.o build/rel/05_simd/blis_baseline.o,$(filter build/rel/05_simd/%,$(SIMD_OBJS))) \
-    build/rel/common/matrix.o build/rel/common/quick_return.o
+    build/rel/common/matrix.o build/rel/common/quick_return.o build/rel/common/sysinfo.o
 	$(CC) $(CFLAGS) -o $@ $^ -lopenblas -lm
 build/probe/05_simd/probe.o: 05_simd/probe.c 05_simd/simd.h common/peak.c common/timer.h
 	@mkdir -p $(@D)

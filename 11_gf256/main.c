@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -30,11 +29,8 @@
 #include "gf256.h"
 #include "gpu.h"
 #include "reference.h"
+#include "sysinfo.h"
 #include "timer.h"
-
-#ifndef GIT_REV
-#define GIT_REV "unknown"
-#endif
 
 #define MAX_LENS 64
 #define MAX_LEN ((size_t)1 << 30) /* ISA-L takes an int length; 1 GiB per chunk is plenty */
@@ -458,35 +454,6 @@ typedef struct ctx {
     double isal_ms;         /* ISA-L alone, median, for the GPU rows */
 } ctx;
 
-static const char *compiler_name(void)
-{
-#if defined(__clang__)
-    return "clang " __clang_version__;
-#else
-    return "gcc " __VERSION__;
-#endif
-}
-
-static void cpu_model(char *buf, size_t len)
-{
-    snprintf(buf, len, "unknown CPU");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return;
-    char line[512];
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, "model name", 10)) {
-            char *c = strchr(line, ':');
-            if (c) {
-                c += 2;
-                c[strcspn(c, "\n")] = '\0';
-                snprintf(buf, len, "%s", c);
-            }
-            break;
-        }
-    fclose(f);
-}
-
 #define CSV_HEADER                                                                           \
     "stage,variant,k,m,len,threads,timing,reps,ms_median,ms_min,gbps_in,gbps_rw,baseline,"    \
     "baseline_gbps_in,encode_check,decode_check,device,compiler,git,date"
@@ -500,10 +467,7 @@ static void csv_line(const options *o, const char *variant, int k, int m, size_t
     if (!o->csv_out)
         return;
     char date[32], base[32] = "", dev[160];
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    sysinfo_utc_now(date, sizeof date);
     if (base_gbps > 0)
         snprintf(base, sizeof base, "%.3f", base_gbps);
     csv_field(dev, sizeof dev, device);
@@ -512,7 +476,7 @@ static void csv_line(const options *o, const char *variant, int k, int m, size_t
                 "11_gf256,%s,%d,%d,%zu,%d,%s,%d,%.6f,%.6f,%.3f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s",
                 variant, k, m, len, threads, timing, reps, ms_med, ms_min, in_b / (ms_med * 1e6),
                 rw_b / (ms_med * 1e6), o->baseline && base_gbps > 0 ? "ISA-L" : "", base, enc, dec,
-                dev, compiler_name(), GIT_REV, date);
+                dev, sysinfo_compiler(), sysinfo_git_rev(), date);
 }
 
 static void csv_row(const ctx *c, const char *variant, const char *timing, const char *device,
@@ -846,7 +810,7 @@ int main(int argc, char **argv)
     ctx c;
     memset(&c, 0, sizeof c);
     c.o = &o;
-    cpu_model(c.cpu_name, sizeof c.cpu_name);
+    snprintf(c.cpu_name, sizeof c.cpu_name, "%s", sysinfo_cpu_model());
     if (cpu_avx512bw()) /* split_tables: the widest split-table kernel this CPU runs */
         variants[2].fn = encode_split_avx512;
     else
@@ -896,7 +860,8 @@ int main(int argc, char **argv)
     printf("%-10s", "threads");
     for (int t = 0; t < o.nthreads; t++)
         printf("%s%d", t ? "," : " ", o.threads[t]);
-    printf(" (CPU variants and ISA-L)\n%-10s %s (git %s)\n", "compiler", compiler_name(), GIT_REV);
+    printf(" (CPU variants and ISA-L)\n%-10s %s (git %s)\n", "compiler", sysinfo_compiler(),
+           sysinfo_git_rev());
     if (o.baseline)
         printf("%-10s ISA-L %d.%d ec_encode_data (its own dispatch: %s code on this CPU)\n",
                "baseline", ISAL_MAJOR_VERSION, ISAL_MINOR_VERSION,

@@ -5,26 +5,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "csv.h"
 #include "edges.h"
 #include "matrix.h"
+#include "sysinfo.h"
 #include "timer.h"
 #include "verify.h"
 
-#ifndef GIT_REV
-#define GIT_REV "unknown"
-#endif
-
 #define WARMUP_IS_SAMPLE_S 1.0 /* a run this long is measured once: its warm-up is the sample */
-
-int bench_ncores(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
 
 static double flops_of(const gemm_shape *s) { return 2.0 * s->m * (double)s->n * s->k; }
 
@@ -63,31 +53,10 @@ void bench_check_sizes(const bench_opts *o)
     }
 }
 
-const char *bench_git_rev(void) { return GIT_REV; }
-
-void bench_utc_now(char *buf, size_t len)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static const char *compiler_name(void)
-{
-#if defined(__clang__)
-    return "clang " __clang_version__;
-#elif defined(__GNUC__)
-    return "gcc " __VERSION__;
-#else
-    return "unknown";
-#endif
-}
-
 /* What built the kernels: the backend says (nvcc for CUDA stages), else the harness's C compiler. */
 static const char *kernel_compiler(const bench_backend *be)
 {
-    return be->compiler ? be->compiler() : compiler_name();
+    return be->compiler ? be->compiler() : sysinfo_compiler();
 }
 
 /* --include-transfers times something else than the kernel alone: every name says so. */
@@ -128,7 +97,7 @@ static void write_csv_row(const stage_info *st, const bench_opts *o, const row *
     csv_field(dev, sizeof dev, be->device_name());
     csv_field(comp, sizeof comp, kernel_compiler(be));
     snprintf(bname, sizeof bname, "%s%s", be->baseline_name, name_suffix(o));
-    bench_utc_now(date, sizeof date);
+    sysinfo_utc_now(date, sizeof date);
     double fl = flops_of(r->s);
     if (r->base_ms > 0)
         snprintf(base, sizeof base, "%.3f", fl / (r->base_ms * 1e6));
@@ -137,8 +106,8 @@ static void write_csv_row(const stage_info *st, const bench_opts *o, const row *
     cli_csv_row(o->csv_out, "%s,%s,%d,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s",
                 st->stage, r->variant, r->s->m, r->s->n, r->s->k, r->threads, r->reps,
                 r->ms_median, r->ms_min, fl / (r->ms_median * 1e6), o->baseline ? bname : "",
-                base, err, r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp, GIT_REV,
-                date);
+                base, err, r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp,
+                sysinfo_git_rev(), date);
 }
 
 static void print_table_head(const stage_info *st, const bench_opts *o)
@@ -181,7 +150,8 @@ void bench_print_header(const stage_info *st, const bench_opts *o)
     printf("%-10s %s", st->gpus_sweep ? "gpus" : "threads", "");
     for (int t = 0; t < o->nthreads; t++)
         printf("%s%d", t ? "," : "", o->threads[t]);
-    printf("\n%-10s %s (git %s)\n", "compiler", kernel_compiler(st->backend), GIT_REV);
+    printf("\n%-10s %s (git %s)\n", "compiler", kernel_compiler(st->backend),
+           sysinfo_git_rev());
     if (o->check)
         printf("%-10s double-precision reference; |err| <= c(K+2)u(|alpha||A||B| + |beta||C|), "
                "u = 2^-24; C poisoned before each checked run\n", "check");

@@ -88,14 +88,6 @@ void bench_check_sizes(const bench_opts *o);
 void bench_open_csv(bench_opts *o);
 int bench_close_csv(bench_opts *o);
 
-/* Online cores, for default thread counts. */
-int bench_ncores(void);
-
-/* For a stage that writes CSV rows of its own: the commit the program was built from (set by
- * the Makefile) and the time now as 2026-11-22T04:46:48Z, as in the harness's rows. */
-const char *bench_git_rev(void);
-void bench_utc_now(char *buf, size_t len);
-
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "csv.h"
+#include "sysinfo.h"
 
 const char *cli_prog = "gemm";
 
@@ -364,7 +365,7 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
         if (o->nthreads == 0)
             cli_die("%s: no count given", what);
     } else {
-        o->threads[0] = st->default_threads > 0 ? st->default_threads : bench_ncores();
+        o->threads[0] = st->default_threads > 0 ? st->default_threads : sysinfo_cores();
         o->nthreads = 1;
     }
 }
