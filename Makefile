@@ -128,9 +128,8 @@ planted: tests/planted/planted                 # the harness's own test: kernels
 tests/planted/planted: $(call obj,rel,tests/planted/planted.c $(CPU_COMMON))
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-build/peak: common/peak.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< -lm
+build/peak: $(call obj,rel,common/peak.c common/peak_lib.c common/sysinfo.c)
+	$(CC) $(CFLAGS) -o $@ $^ -lm
 
 build/peak_gpu: common/peak_gpu.cu common/cuda_harness.cuh
 	@mkdir -p $(@D)
