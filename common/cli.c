@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "csv.h"
 #include "sysinfo.h"
 

@@ -2,45 +2,11 @@
 #ifndef CLI_H
 #define CLI_H
 
-#include <stdint.h>
-
-#include "gemm.h"
+#include "harness.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define CLI_MAX_THREADS 16
-
-typedef struct gemm_shape {
-    int m, n, k;
-} gemm_shape;
-
-typedef struct bench_opts {
-    gemm_shape *shapes;  /* what to run, in order */
-    int nshapes;
-    int *selected;       /* selected[v] != 0: run variant v of the stage's table */
-    int unrunnable;      /* a variant named with --variant that this machine cannot run
-                            (its runnable() says no), or -1: bench_main skips (exit 77) */
-    int threads[CLI_MAX_THREADS];
-    int nthreads;
-    int reps;            /* 0: until min_time seconds or max_reps runs */
-    double min_time;     /* seconds of timed runs per measurement (0.2) */
-    int max_reps;        /* 50 */
-    double time_limit;   /* stop growing a variant's sizes once one run takes longer */
-    float alpha, beta;
-    int check, baseline, list;
-    int pad;             /* lda = K + pad, ldb = ldc = N + pad */
-    const char *csv;     /* --csv FILE; rows go to csv_out, opened by bench_open_csv */
-    struct csv_file *csv_out;
-    int device, gpus;
-    int include_transfers; /* GPU: time the copies to and from the device with the kernel;
-                              names get "+transfers" (set by a stage option, e.g. 07's) */
-    uint64_t seed;
-    int edges;           /* --edges: run the edge-case suite (edges.h) instead */
-} bench_opts;
-
-struct stage_info;
 
 /* Print "<prog>: <message>" on one line to stderr and exit with status 2. */
 void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -55,7 +21,7 @@ int cli_parse_sizes(const char *what, const char *s, gemm_shape **out);
 
 /* Parse argv into o using the stage's defaults. Exits 0 after --help / --list,
  * exits 2 with one line on stderr for any bad input. */
-void cli_parse(const struct stage_info *st, int argc, char **argv, bench_opts *o);
+void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o);
 
 /* A CSV file of rows (common/csv.h) for the option `what` (--csv, --stats): opened and its
  * header checked now, before any work; a row appended; closed. Any failure prints one line
