@@ -14,8 +14,6 @@
 #include "timer.h"
 #include "verify.h"
 
-#define WARMUP_IS_SAMPLE_S 1.0 /* a run this long is measured once: its warm-up is the sample */
-
 static double flops_of(const gemm_shape *s) { return 2.0 * s->m * (double)s->n * s->k; }
 
 /* Rows of B and the width of A's rows: K, or one when K = 0 (lda >= max(1, K), as in BLAS). */
@@ -186,6 +184,19 @@ static void prepare_c(bench_problem *p, const float *C0, const bench_opts *o)
         matrix_copy(p->C, C0, p->M, p->ldc);
 }
 
+/* One run on the backend, of fn (NULL: the baseline), for timer_alternate. */
+typedef struct backend_run {
+    const bench_backend *be;
+    bench_problem *p;
+    gemm_fn *fn;
+} backend_run;
+
+static double run_on_backend(void *arg)
+{
+    const backend_run *r = (const backend_run *)arg;
+    return r->be->run(r->p, r->fn);
+}
+
 /* Check one variant and time it, alternating with the baseline. */
 static void measure(const stage_info *st, const bench_opts *o, bench_problem *p, const float *C0,
                     float *C_in, const gemm_variant *v, uint64_t seed, row *r, double *tv,
@@ -205,23 +216,10 @@ static void measure(const stage_info *st, const bench_opts *o, bench_problem *p,
                             seed);
         r->checked = 1;
     }
-    int n = 0;
-    double total = 0;
-    if (!o->reps && warm >= 1e3 * WARMUP_IS_SAMPLE_S) {
-        tv[n] = warm;
-        if (o->baseline)
-            tb[n] = be->run(p, NULL);
-        n = 1;
-    } else {
-        int want = o->reps ? o->reps : o->max_reps;
-        while (n < want && (o->reps || total < 1e3 * o->min_time)) {
-            tv[n] = be->run(p, v->fn);
-            total += tv[n];
-            if (o->baseline)
-                tb[n] = be->run(p, NULL);
-            n++;
-        }
-    }
+    const timer_rule rule = {o->reps, 1e3 * o->min_time, o->max_reps};
+    backend_run variant = {be, p, v->fn}, baseline = {be, p, NULL};
+    int n = timer_alternate(&rule, warm, run_on_backend, &variant,
+                            o->baseline ? run_on_backend : NULL, &baseline, tv, tb);
     r->reps = n;
     r->ms_min = timer_min(tv, n);
     r->ms_median = timer_median(tv, n);
