@@ -338,11 +338,8 @@ int bench_main(const stage_info *st, int argc, char **argv)
     /* every argument checked (exit 2 above); only now what this machine cannot run (77) */
     int rc = 0;
     if (o.unrunnable >= 0) {
-        const gemm_variant *v = &st->variants[o.unrunnable];
-        fflush(stdout);
-        fprintf(stderr, "%s: --variant %s needs %s, which this machine lacks: skipped\n", cli_prog,
-                v->name, v->needs ? v->needs : "what it does not have");
-        rc = 77;
+        const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
+        rc = cli_skip_unrunnable(&table, &o);
     } else {
         rc = st->backend->init(&o);
     }

@@ -23,6 +23,38 @@ int cli_parse_sizes(const char *what, const char *s, gemm_shape **out);
  * exits 2 with one line on stderr for any bad input. */
 void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o);
 
+/* The parts of cli_parse that are not about GEMM, for a program with options of its own
+ * (11_gf256): its parser calls cli_start, offers each argument to cli_common_option before its
+ * own, then lists (--list) or selects the variants and reads the thread counts.
+ *
+ * cli_start: o set to the defaults of DESIGN.md, room for nvariants selections, cli_prog set. */
+void cli_start(bench_opts *o, const char *argv0, int nvariants);
+/* The options every program takes: --list, --variant NAMES, --threads LIST, --reps, --time-limit,
+ * --check, --no-check, --no-baseline, --csv, --device, --seed (the lists are kept as given, in
+ * o->variant_list and o->thread_list). Returns 0 when opt is not one of them, else how many
+ * arguments it took, 1 or 2 (as stage_info.extra_option). */
+int cli_common_option(bench_opts *o, const char *opt, const char *val);
+
+/* A variant table as the command line reads it: n rows `stride` bytes apart, each beginning
+ * with its gemm_variant (name, description, runnable() and needs). A GEMM stage's rows are
+ * gemm_variants; 11's carry its own kernel after one. */
+typedef struct cli_table {
+    const gemm_variant *first;
+    size_t stride;
+    int n;
+} cli_table;
+const gemm_variant *cli_row(const cli_table *t, int v);
+/* --list: one line a variant, marked where this machine cannot run it. */
+void cli_list_variants(const cli_table *t);
+/* --variant: o->selected from o->variant_list ("all" when NULL): for "all" every variant this
+ * machine can run; else the names listed, one this machine cannot run kept in o->unrunnable. */
+void cli_select_variants(const cli_table *t, bench_opts *o);
+/* --threads (or 10's --gpus): o->threads from o->thread_list, else one count, `dflt`. */
+void cli_thread_counts(bench_opts *o, const char *what, int dflt);
+/* After every argument was checked: "--variant X needs Y, which this machine lacks: skipped" on
+ * stderr, for o->unrunnable; returns 77, the exit status of a run skipped. */
+int cli_skip_unrunnable(const cli_table *t, const bench_opts *o);
+
 /* A CSV file of rows (common/csv.h) for the option `what` (--csv, --stats): opened and its
  * header checked now, before any work; a row appended; closed. Any failure prints one line
  * naming the option and the file: open and row exit with status 2, close returns 2 (else 0). */

@@ -42,6 +42,7 @@ typedef struct bench_opts {
                               names get "+transfers" (set by a stage option, e.g. 07's) */
     uint64_t seed;
     int edges;           /* --edges: run the edge-case suite (edges.h) instead */
+    const char *variant_list, *thread_list; /* --variant and --threads as given */
 } bench_opts;
 
 /* One problem as the backend sees it. A, B, C are host buffers (row-major with
