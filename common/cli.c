@@ -284,8 +284,7 @@ void cli_start(bench_opts *o, const char *argv0, int nvariants)
         cli_die("out of memory");
 }
 
-/* The value of option `opt`: val, which must be there. */
-static const char *value(const char *opt, const char *val)
+const char *cli_value(const char *opt, const char *val)
 {
     if (!val)
         cli_die("%s needs a value", opt);
@@ -296,21 +295,21 @@ static const char *value(const char *opt, const char *val)
 static int common_value(bench_opts *o, const char *a, const char *val)
 {
     if (!strcmp(a, "--variant")) {
-        o->variant_list = value(a, val);
+        o->variant_list = cli_value(a, val);
     } else if (!strcmp(a, "--threads")) {
-        o->thread_list = value(a, val);
+        o->thread_list = cli_value(a, val);
     } else if (!strcmp(a, "--reps")) {
-        o->reps = (int)cli_long(a, value(a, val), 1, 1000000);
+        o->reps = (int)cli_long(a, cli_value(a, val), 1, 1000000);
     } else if (!strcmp(a, "--time-limit")) {
-        o->time_limit = cli_double(a, value(a, val));
+        o->time_limit = cli_double(a, cli_value(a, val));
         if (o->time_limit <= 0)
             cli_die("--time-limit: must be positive");
     } else if (!strcmp(a, "--csv")) {
-        o->csv = value(a, val);
+        o->csv = cli_value(a, val);
     } else if (!strcmp(a, "--device")) {
-        o->device = (int)cli_long(a, value(a, val), 0, 1024);
+        o->device = (int)cli_long(a, cli_value(a, val), 0, 1024);
     } else if (!strcmp(a, "--seed")) {
-        o->seed = (uint64_t)cli_long(a, value(a, val), 0, LONG_MAX);
+        o->seed = (uint64_t)cli_long(a, cli_value(a, val), 0, LONG_MAX);
     } else {
         return 0;
     }
@@ -343,26 +342,26 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
             usage(st);
             exit(0);
         } else if (!strcmp(a, "-m")) {
-            m = cli_long("-m", value(a, val), 1, INT_MAX);
+            m = cli_long("-m", cli_value(a, val), 1, INT_MAX);
         } else if (!strcmp(a, "-n")) {
-            n = cli_long("-n", value(a, val), 1, INT_MAX);
+            n = cli_long("-n", cli_value(a, val), 1, INT_MAX);
         } else if (!strcmp(a, "-k")) {
-            k = cli_long("-k", value(a, val), 0, INT_MAX);
+            k = cli_long("-k", cli_value(a, val), 0, INT_MAX);
         } else if (!strcmp(a, "--sizes")) {
-            sizes = value(a, val);
+            sizes = cli_value(a, val);
         } else if (!strcmp(a, "--threads") && st->gpus_sweep) {
             cli_die("--threads: this stage sweeps GPUs; use --gpus LIST");
         } else if (!strcmp(a, "--alpha")) {
-            o->alpha = cli_float("--alpha", value(a, val));
+            o->alpha = cli_float("--alpha", cli_value(a, val));
         } else if (!strcmp(a, "--beta")) {
-            o->beta = cli_float("--beta", value(a, val));
+            o->beta = cli_float("--beta", cli_value(a, val));
         } else if (!strcmp(a, "--pad")) {
-            o->pad = (int)cli_long("--pad", value(a, val), 0, 1 << 20);
+            o->pad = (int)cli_long("--pad", cli_value(a, val), 0, 1 << 20);
         } else if (!strcmp(a, "--gpus")) {
             if (st->gpus_sweep)
-                o->thread_list = value(a, val); /* a list of GPU counts, swept like threads */
+                o->thread_list = cli_value(a, val); /* a list of GPU counts, swept like threads */
             else
-                o->gpus = (int)cli_long("--gpus", value(a, val), 1, 1024);
+                o->gpus = (int)cli_long("--gpus", cli_value(a, val), 1, 1024);
         } else if (!strcmp(a, "--edges")) {
             o->edges = 1;
             took = 1;

@@ -55,6 +55,9 @@ void cli_thread_counts(bench_opts *o, const char *what, int dflt);
  * stderr, for o->unrunnable; returns 77, the exit status of a run skipped. */
 int cli_skip_unrunnable(const cli_table *t, const bench_opts *o);
 
+/* The value of option `opt`: val, the argument after it, or cli_die("opt needs a value"). */
+const char *cli_value(const char *opt, const char *val);
+
 /* A CSV file of rows (common/csv.h) for the option `what` (--csv, --stats): opened and its
  * header checked now, before any work; a row appended; closed. Any failure prints one line
  * naming the option and the file: open and row exit with status 2, close returns 2 (else 0). */
