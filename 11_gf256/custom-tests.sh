@@ -15,10 +15,8 @@ cd "$(dirname "$0")/.."
 BIN=11_gf256/gf256 ASAN=build/asan/11_gf256/gf256 GRADE=build/grade/11_gf256/gf256
 LOG=build/test-logs/11_gf256
 mkdir -p "$LOG"
-pass=0 fail=0 skip=0
-ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-skp() { echo "SKIP: $*"; skip=$((skip + 1)); }
+# shellcheck source=tests/lib.sh
+. tests/lib.sh # ok, bad, skp, finish, exercise_check
 
 if [ ! -x "$BIN" ] || [ ! -x "$ASAN" ] || [ ! -x "$GRADE" ]; then
     make -s "$BIN" "$ASAN" "$GRADE" >"$LOG/build.log" 2>&1 || { bad "build (see $LOG/build.log)"; }
@@ -95,17 +93,5 @@ for args in "--data 0" "--data abc" "--parity 0" "--parity -3" "--data 200 --par
     fi
 done
 
-# the untouched exercise fails its checks cleanly: exit 1, FAIL rows, no crash
-$GRADE $Q --data 4 --parity 2 --len 7,33 >"$LOG/exercise.out" 2>&1
-rc=$?
-if [ "$rc" -eq 1 ] && grep -q FAIL "$LOG/exercise.out"; then
-    ok "untouched exercise fails its checks cleanly"
-elif [ "$rc" -eq 0 ]; then
-    ok "exercise passes (it has been solved)"
-else
-    bad "exercise exit $rc (want 1 with FAIL rows; see $LOG/exercise.out)"
-fi
-
-echo
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+exercise_check "" "$LOG/exercise.out" $GRADE $Q --data 4 --parity 2 --len 7,33
+finish
