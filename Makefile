@@ -131,9 +131,9 @@ tests/planted/planted: $(call obj,rel,tests/planted/planted.c $(CPU_COMMON))
 build/peak: $(call obj,rel,common/peak.c common/peak_lib.c common/sysinfo.c)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
 
-build/peak_gpu: common/peak_gpu.cu common/cuda_harness.cuh
+build/peak_gpu: common/peak_gpu.cu common/cuda_harness.cuh build/rel/common/sysinfo.o
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) -o $@ $< -lcublas
+	$(NVCC) $(NVFLAGS) -o $@ $< build/rel/common/sysinfo.o -lcublas
 
 deps:                                          ## install what is missing (Debian/Ubuntu)
 	@scripts/install-deps.sh
