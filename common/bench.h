@@ -17,7 +17,7 @@
 #define BENCH_H
 
 #include "cli.h"
-#include "harness.h"
+#include "bench_types.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,7 +2,7 @@
 #ifndef CLI_H
 #define CLI_H
 
-#include "harness.h"
+#include "bench_types.h"
 
 #ifdef __cplusplus
 extern "C" {

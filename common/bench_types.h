@@ -1,9 +1,9 @@
-/* harness.h: the types that the parts of the harness share: what a run was asked for
+/* bench_types.h: the types that the parts of the harness share: what a run was asked for
  * (bench_opts, from the command line, cli.c), where kernels run (bench_backend) and what a
  * stage is (stage_info, read by cli.c, bench.c and edges.c). Types only; the functions are in
  * cli.h and bench.h. */
-#ifndef HARNESS_H
-#define HARNESS_H
+#ifndef BENCH_TYPES_H
+#define BENCH_TYPES_H
 
 #include <stdint.h>
 #include <stdio.h>
