@@ -34,7 +34,9 @@
 #   a path alone     an inline mention (`05_simd/bench.sh`, `01_naive/naive.c`) must exist, and a
 #                    .sh must be executable.
 # GPU commands (a CUDA stage's binary or script, 11_gf256's gpu_* variants, make test-gpu,
-# peak-gpu, stage07+) exit 77 on a machine with no GPU and are counted as skipped.
+# peak-gpu, stage07+) exit 77 on a machine with no GPU and are counted as skipped. A CPU
+# command that exits 77 (05's AVX-512 variants and probes on a CPU without AVX-512) is a skip
+# too, with the program's last line as the reason.
 # --gpu: only the GPU commands, and a 77 is a failure (make test-gpu runs this on a GPU).
 # --list: print the commands found, run nothing.
 # Prints PASS:/FAIL:/SKIP: lines (each run's output in build/check-commands/), and ends with

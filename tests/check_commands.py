@@ -337,6 +337,11 @@ def check_one(text, where, tree, stub, gpu):
         report("PASS", f"{where}: {text}{took}")
     elif rc == 77 and gpu and not GPU_MODE:
         report("SKIP", f"{where}: {text} (no CUDA device here: make test-gpu checks it)")
+    elif rc == 77 and not gpu:
+        # "skipped on this machine" (05's AVX-512 variants on a CPU without it): say why
+        why = next((l for l in reversed(outp.strip().splitlines())
+                    if l.strip() and not re.match(r"\s*exit \d+:|\d+ locked commands", l)), "exit 77")
+        report("SKIP", f"{where}: {text} ({why.strip()})")
     else:
         report("FAIL", f"{where}: {text} (exit {rc}; log {os.path.relpath(log, ROOT)})")
         for l in outp.strip().splitlines()[-4:]:
