@@ -1,0 +1,770 @@
+/* 13_distributed: one GEMM over many processes. Launched by mpirun, one rank per core (or per
+ * group of cores with --threads, or per GPU for summa_nccl):
+ *
+ *   make stage13
+ *   mpirun -np 4 13_distributed/distributed --grid 2x2 --nb 256 --sizes 2048,4096
+ *   mpirun -np 16 --bind-to core 13_distributed/distributed --grid 4x4 -m 8192 --threads 1
+ *   mpirun -np 2 13_distributed/distributed --bench-comm --csv comm.csv   (alpha and beta)
+ *   13_distributed/bench-host.sh OUTDIR   (the chapter's runs, on the 16-core GPU host)
+ * As root, mpirun wants --allow-run-as-root; the scripts pass it (and -q: one line on errors).
+ *
+ * Every variant is timed alternately with ScaLAPACK's PSGEMM on the same blocks and grid, and
+ * checked as stage 10 checks: sampled rows in double precision, against the inputs as the
+ * ranks hold them, gathered to rank 0; C poisoned on every rank first. Rank 0 prints; a time
+ * is the slowest rank's, from a common start (a barrier).
+ */
+#include <limits.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../05_simd/simd.h"
+#include "baseline_blas.h"
+#include "bench.h"
+#include "check.h"
+#include "comm_bench.h"
+#include "distributed.h"
+#include "gpu.h"
+#include "matrix.h"
+#include "timer.h"
+
+typedef struct variant {
+    const char *name, *desc;
+    dist_gemm_fn *fn;     /* a CPU variant; NULL for a GPU one */
+    enum gpu_kernel gpu;  /* a GPU variant (0: none) */
+    int unchecked;        /* its result is not the product (local_only) */
+    int one_rank;         /* runs on a 1 x 1 grid only (a GPU kernel alone) */
+} variant;
+
+static const variant all_variants[] = {
+    {"summa", "SUMMA: MPI_Bcast of A's panel along process rows and B's along columns, "
+              "then 05's gemm_simd", summa},
+    {"summa_overlap", "SUMMA with panel k+1's MPI_Ibcast in flight while panel k multiplies "
+                      "(two buffers)", summa_overlap},
+    {"local_only", "summa's local products alone, no broadcasts (zero panels): the compute "
+                   "under load; not checked", local_only, 0, 1},
+    {"summa_nccl", "SUMMA on GPUs: ncclBroadcast on row and column communicators on a stream "
+                   "of their own, 09's gemm_warptile", NULL, GPU_SUMMA_WARPTILE},
+    {"summa_nccl_cublas", "summa_nccl with cuBLAS SGEMM (FP32, no TF32) as the local product",
+     NULL, GPU_SUMMA_CUBLAS},
+    {"warptile_alone", "09's gemm_warptile on the whole product in one call, no SUMMA "
+                       "(1x1 grid only): summa_nccl's yardstick", NULL, GPU_ALONE_WARPTILE, 0, 1},
+    {"cublas_alone", "cuBLAS SGEMM on the whole product in one call (1x1 grid only)", NULL,
+     GPU_ALONE_CUBLAS, 0, 1},
+};
+enum { NALL = sizeof all_variants / sizeof all_variants[0] };
+
+/* ------------------------------------------------------------ options */
+
+static struct {
+    int nprow, npcol; /* --grid, 0: chosen */
+    int nb;           /* --nb */
+    int bench_comm;   /* --bench-comm */
+    int edge;         /* --edge */
+} opt = {0, 0, 256, 0, 0};
+
+static int stage_option(bench_opts *o, const char *name, const char *val)
+{
+    (void)o;
+    if (!strcmp(name, "--grid")) {
+        int r, c, used = 0;
+        if (!val || sscanf(val, "%dx%d%n", &r, &c, &used) != 2 || val[used] || r < 1 || c < 1)
+            cli_die("--grid: expects PRxPC, e.g. 2x3 (process rows x process columns)");
+        opt.nprow = r;
+        opt.npcol = c;
+        return 2;
+    }
+    if (!strcmp(name, "--nb")) {
+        opt.nb = (int)cli_long("--nb", val, 1, 1 << 16);
+        return 2;
+    }
+    if (!strcmp(name, "--bench-comm")) {
+        opt.bench_comm = 1;
+        return 1;
+    }
+    if (!strcmp(name, "--edge")) {
+        opt.edge = 1;
+        return 1;
+    }
+    return 0;
+}
+
+#define HELP                                                                                     \
+    "  --grid PRxPC          the process grid (default: the squarest for the rank count);\n"    \
+    "                        PR x PC must equal the number of ranks\n"                          \
+    "  --nb NB               block size of the block-cyclic layout and SUMMA's panel width\n"   \
+    "                        (default 256)\n"                                                   \
+    "  --threads T|LIST      OpenMP threads per rank (default: the node's cores / its ranks)\n" \
+    "  --device D            summa_nccl: the first GPU of each node (rank i of a node takes\n"   \
+    "                        D + i)\n"                                                          \
+    "  --bench-comm          no GEMM: time ping-pong and broadcasts (MPI, and NCCL where\n"     \
+    "                        built) from 8 B to 32 MiB, for the cost model's alpha and beta\n"  \
+    "  --edge                no timing: check each variant at K = 0, M = 0 and N = 0\n"
+
+/* ------------------------------------------------------------ MPI and the ranks */
+
+static int me, nranks;
+
+static void finalize(void)
+{
+    int done = 0, up = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&done);
+    if (up && !done)
+        MPI_Finalize();
+}
+
+/* While the command line is read, only rank 0 may complain: every rank reads it and reaches
+ * the same verdict, and rank 0 alone says it (one line), then all exit with the same status. */
+static int saved_stderr = -1;
+static void quiet_others(int quiet)
+{
+    if (me == 0)
+        return;
+    if (quiet) {
+        fflush(stderr);
+        saved_stderr = dup(2);
+        if (!freopen("/dev/null", "w", stderr))
+            return;
+    } else if (saved_stderr >= 0) {
+        fflush(stderr);
+        dup2(saved_stderr, 2);
+        close(saved_stderr);
+        saved_stderr = -1;
+    }
+}
+
+/* Ranks on this node: the default thread count and summa_nccl's GPU choice need it. */
+static int ranks_on_node(void)
+{
+    MPI_Comm node;
+    int n;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &n);
+    MPI_Comm_free(&node);
+    return n;
+}
+
+/* The squarest PR x PC = P with PR <= PC. */
+static void default_grid(int P, int *pr, int *pc)
+{
+    int r = 1;
+    for (int d = 1; (long)d * d <= P; d++)
+        if (P % d == 0)
+            r = d;
+    *pr = r;
+    *pc = P / r;
+}
+
+static dist_grid make_grid(int nprow, int npcol, int nb)
+{
+    dist_grid g = {nprow, npcol, me / npcol, me % npcol, nb, MPI_COMM_WORLD, 0, 0};
+    MPI_Comm_split(MPI_COMM_WORLD, g.myrow, g.mycol, &g.row);
+    MPI_Comm_split(MPI_COMM_WORLD, g.mycol, g.myrow, &g.col);
+    return g;
+}
+
+/* ------------------------------------------------------------ sizes and memory */
+
+/* Rank (0, 0) holds the largest blocks: its bytes decide. Refuse what would overflow an MPI
+ * count (an int) or not fit in the node's memory with every rank of the node holding as much. */
+static void check_sizes(const bench_opts *o, int nprow, int npcol, int nb, int node_ranks)
+{
+    const double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+    for (int s = 0; s < o->nshapes; s++) {
+        const gemm_shape *sh = &o->shapes[s];
+        const double m = local_count(sh->m, nb, 0, nprow), n = local_count(sh->n, nb, 0, npcol);
+        const double ka = local_count(sh->k, nb, 0, npcol), kb = local_count(sh->k, nb, 0, nprow);
+        if (m * nb > INT_MAX || n * nb > INT_MAX || m + o->pad > INT_MAX || n + o->pad > INT_MAX ||
+            ka + o->pad > INT_MAX)
+            cli_die("size %dx%dx%d: a rank's panel (%.0f x %d) is too large for an MPI count; "
+                    "use more ranks or a smaller --nb", sh->m, sh->n, sh->k, fmax(m, n), nb);
+        double bytes = 4.0 * (m * (ka + o->pad) + kb * (n + o->pad) + 3 * m * (n + o->pad) +
+                              4.0 * nb * (m + n));
+        if (me == 0) /* rank 0 also gathers B and the sampled rows for the check */
+            bytes += 8.0 * sh->k * (double)sh->n;
+        if (phys > 0 && bytes * node_ranks > 0.9 * phys)
+            cli_die("size %dx%dx%d needs %.1f GiB per rank, %.1f GiB on this node of %d ranks; "
+                    "it has %.1f GiB", sh->m, sh->n, sh->k, bytes / 1073741824.0,
+                    bytes * node_ranks / 1073741824.0, node_ranks, phys / 1073741824.0);
+    }
+}
+
+/* ------------------------------------------------------------ the CSV */
+
+static const char *csv_header =
+    "stage,variant,m,n,k,grid,ranks,threads,nb,reps,ms_median,ms_min,gflops,baseline,"
+    "baseline_gflops,max_err_ratio,check,device,compiler,git,date\n";
+
+/* The CSV's first line must be ours (or the file new): checked on rank 0 before any work. */
+static const char *csv_problem(const char *path, const char *header)
+{
+    static char why[300];
+    FILE *f = fopen(path, "a+");
+    if (!f) {
+        snprintf(why, sizeof why, "--csv: cannot open %s for appending", path);
+        return why;
+    }
+    char line[512] = "";
+    rewind(f);
+    const int empty = !fgets(line, sizeof line, f);
+    fclose(f);
+    if (!empty && strcmp(line, header) != 0) {
+        snprintf(why, sizeof why, "--csv: %s has another header (not 13_distributed's %s)", path,
+                 strchr(header, '\n') ? "gemm rows" : "rows");
+        return why;
+    }
+    return NULL;
+}
+
+typedef struct row {
+    const char *variant;
+    const gemm_shape *s;
+    int threads, reps, checked;
+    double ms_median, ms_min, base_ms;
+    verify_result vr;
+    const char *device, *compiler;
+} row;
+
+static char grid_name[32];
+
+static void csv_row(const bench_opts *o, const row *r)
+{
+    if (me != 0 || !o->csv)
+        return;
+    FILE *f = fopen(o->csv, "a");
+    if (!f)
+        return;
+    if (ftell(f) == 0)
+        fputs(csv_header, f);
+    char date[32], base[32] = "", err[32] = "", line[1024];
+    bench_utc_now(date, sizeof date);
+    const double fl = 2.0 * r->s->m * (double)r->s->n * r->s->k;
+    if (r->base_ms > 0)
+        snprintf(base, sizeof base, "%.3f", fl / (r->base_ms * 1e6));
+    if (r->checked)
+        snprintf(err, sizeof err, "%.3g", r->vr.max_err_ratio);
+    snprintf(line, sizeof line,
+             "13_distributed,%s,%d,%d,%d,%s,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s\n",
+             r->variant, r->s->m, r->s->n, r->s->k, grid_name, nranks, r->threads, opt.nb, r->reps,
+             r->ms_median, r->ms_min, fl / (r->ms_median * 1e6), r->base_ms > 0 ? "psgemm" : "",
+             base, err, r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", r->device, r->compiler,
+             bench_git_rev(), date);
+    for (char *c = line; *c; c++) /* (a device name with a comma) */
+        if (*c == ';')
+            *c = ' ';
+    fputs(line, f);
+    fclose(f);
+}
+
+static void print_row(const row *r)
+{
+    if (me != 0)
+        return;
+    const double fl = 2.0 * r->s->m * (double)r->s->n * r->s->k;
+    char ratio[32] = "-", err[32] = "-";
+    if (r->base_ms > 0)
+        snprintf(ratio, sizeof ratio, "%.2fx", r->base_ms / r->ms_median);
+    if (r->checked)
+        snprintf(err, sizeof err, "%.1e", r->vr.rel_err);
+    printf("%-18s %6d %6d %6d %5s %3d %10.3f %10.2f %9.2f %10s %8s  %s\n", r->variant, r->s->m,
+           r->s->n, r->s->k, grid_name, r->threads, r->ms_median, fl / (r->ms_median * 1e6),
+           fl / (r->ms_median * 1e6) / (nranks * r->threads), ratio, err,
+           r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-");
+    fflush(stdout);
+}
+
+/* ------------------------------------------------------------ one size */
+
+typedef struct sized {
+    dist_problem p;
+    int nrows, *rows;           /* the global rows checked */
+    float *Arows, *Bfull, *C0rows, *Crows; /* rank 0: the gathered inputs and result */
+    int gathered;               /* the inputs have been gathered */
+    int on_gpu;                 /* device copies exist */
+} sized;
+
+static dist_grid grid;
+
+static void set_threads(int t)
+{
+    omp_set_num_threads(t);
+    openblas_set_num_threads(t);
+}
+
+/* This rank's blocks for one shape: A and B random (NaN when alpha == 0: they must not be
+ * read), C0 random when beta != 0, and every padding column PAD_VALUE. */
+static void make_blocks(sized *z, const gemm_shape *s, const bench_opts *o, int si, int fill)
+{
+    dist_problem *p = &z->p;
+    const int nb = grid.nb;
+    memset(z, 0, sizeof *z);
+    p->M = s->m, p->N = s->n, p->K = s->k;
+    p->m = local_count(s->m, nb, grid.myrow, grid.nprow);
+    p->n = local_count(s->n, nb, grid.mycol, grid.npcol);
+    p->ka = local_count(s->k, nb, grid.mycol, grid.npcol);
+    p->kb = local_count(s->k, nb, grid.myrow, grid.nprow);
+    p->lda = (p->ka > 0 ? p->ka : 1) + o->pad;
+    p->ldb = (p->n > 0 ? p->n : 1) + o->pad;
+    p->ldc = p->ldb;
+    p->alpha = o->alpha, p->beta = o->beta;
+    p->seed = o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)si * 3; /* as bench.c */
+    const int mr = p->m > 0 ? p->m : 1, kr = p->kb > 0 ? p->kb : 1;
+    p->A = matrix_alloc(mr, p->lda);
+    p->B = matrix_alloc(kr, p->ldb);
+    p->C = matrix_alloc(mr, p->ldc);
+    p->C0 = o->beta != 0.0f ? matrix_alloc(mr, p->ldc) : NULL;
+    if (!p->A || !p->B || !p->C || (o->beta != 0.0f && !p->C0)) {
+        fprintf(stderr, "%s: rank %d: size %dx%dx%d: cannot allocate its blocks\n", cli_prog, me,
+                s->m, s->n, s->k);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    matrix_fill(p->A, mr, p->lda, PAD_VALUE);
+    matrix_fill(p->B, kr, p->ldb, PAD_VALUE);
+    if (p->C0)
+        matrix_fill(p->C0, mr, p->ldc, PAD_VALUE);
+    if (fill && o->alpha != 0.0f) {
+        fill_local_random(p->A, p->lda, s->m, s->k, nb, grid.myrow, grid.nprow, grid.mycol,
+                          grid.npcol, p->seed);
+        fill_local_random(p->B, p->ldb, s->k, s->n, nb, grid.myrow, grid.nprow, grid.mycol,
+                          grid.npcol, p->seed + 1);
+    } else if (o->alpha == 0.0f) {
+        for (int i = 0; i < p->m; i++)
+            for (int j = 0; j < p->ka; j++)
+                p->A[IDX(i, j, p->lda)] = NAN;
+        for (int i = 0; i < p->kb; i++)
+            for (int j = 0; j < p->n; j++)
+                p->B[IDX(i, j, p->ldb)] = NAN;
+    }
+    if (fill && p->C0)
+        fill_local_random(p->C0, p->ldc, s->m, s->n, nb, grid.myrow, grid.nprow, grid.mycol,
+                          grid.npcol, p->seed + 2);
+    z->rows = malloc(sizeof(int) * (size_t)(s->m > 32 ? s->m : 32));
+    if (!z->rows)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    z->nrows = check_rows(s->m, s->n, s->k, p->seed, z->rows);
+}
+
+static void free_blocks(sized *z)
+{
+    matrix_free(z->p.A);
+    matrix_free(z->p.B);
+    matrix_free(z->p.C);
+    matrix_free(z->p.C0);
+    free(z->rows);
+    matrix_free(z->Arows);
+    matrix_free(z->Bfull);
+    matrix_free(z->C0rows);
+    matrix_free(z->Crows);
+    if (z->on_gpu)
+        gpu_teardown();
+}
+
+/* C as a checked run must find it: NaN when beta == 0 (an element not written fails), else
+ * C0; the padding PAD_VALUE either way. */
+static void poison_c(sized *z)
+{
+    dist_problem *p = &z->p;
+    const int mr = p->m > 0 ? p->m : 1;
+    if (p->C0)
+        matrix_copy(p->C, p->C0, mr, p->ldc);
+    else {
+        matrix_fill(p->C, mr, p->ldc, PAD_VALUE);
+        for (int i = 0; i < p->m; i++)
+            for (int j = 0; j < p->n; j++)
+                p->C[IDX(i, j, p->ldc)] = NAN;
+    }
+}
+
+/* Collective: the check of the result in p->C. The inputs are gathered once per size. */
+static verify_result check_result(sized *z, const variant *v)
+{
+    dist_problem *p = &z->p;
+    /* alpha == 0: A and B are NaN and the answer is beta*C0: held to that, as a K = 0 product */
+    const int K = p->alpha == 0.0f ? 0 : p->K;
+    if (!z->gathered) {
+        if (me == 0) {
+            z->Arows = matrix_alloc(z->nrows, K > 0 ? K : 1);
+            z->Bfull = matrix_alloc(K > 0 ? K : 1, p->N);
+            z->C0rows = p->C0 ? matrix_alloc(z->nrows, p->N) : NULL;
+            z->Crows = matrix_alloc(z->nrows, p->N);
+            if (!z->Arows || !z->Bfull || !z->Crows || (p->C0 && !z->C0rows)) {
+                fprintf(stderr, "%s: rank 0 cannot hold the rows to check\n", cli_prog);
+                MPI_Abort(MPI_COMM_WORLD, 2);
+            }
+        }
+        if (K > 0) {
+            int *all = malloc(sizeof(int) * (size_t)K);
+            if (!all)
+                MPI_Abort(MPI_COMM_WORLD, 2);
+            for (int k = 0; k < K; k++)
+                all[k] = k;
+            gather_rows(&grid, p->A, p->lda, K, z->rows, z->nrows, z->Arows);
+            gather_rows(&grid, p->B, p->ldb, p->N, all, K, z->Bfull);
+            free(all);
+        }
+        if (p->C0)
+            gather_rows(&grid, p->C0, p->ldc, p->N, z->rows, z->nrows, z->C0rows);
+        z->gathered = 1;
+    }
+    gather_rows(&grid, p->C, p->ldc, p->N, z->rows, z->nrows, z->Crows);
+    int pad_ok = padding_intact(p->m, p->n, p->C, p->ldc), all_ok;
+    MPI_Allreduce(&pad_ok, &all_ok, 1, MPI_INT, MPI_MIN, grid.all);
+    double res[4] = {0, 0, 0, 0}; /* max ratio, rel err, bad, rows */
+    if (me == 0) {
+        verify_result vr = check_gathered(z->nrows, p->N, K, p->alpha, z->Arows, z->Bfull,
+                                          p->beta, z->C0rows, z->Crows, 0);
+        res[0] = vr.max_err_ratio, res[1] = vr.rel_err, res[2] = (double)vr.bad;
+        res[3] = (double)vr.rows_checked;
+    }
+    MPI_Bcast(res, 4, MPI_DOUBLE, 0, grid.all);
+    (void)v;
+    verify_result out = {res[0], res[1], (long)res[3], (long)res[2] + !all_ok, 0};
+    out.pass = out.bad == 0;
+    return out;
+}
+
+/* Collective: one run of variant v (v NULL: PSGEMM), timed from a common start to the last
+ * rank's end; ms. */
+static double run_once(sized *z, const variant *v)
+{
+    dist_problem *p = &z->p;
+    MPI_Barrier(grid.all);
+    const double t0 = MPI_Wtime();
+    if (!v)
+        gemm_psgemm(&grid, p->M, p->N, p->K, p->alpha, p->A, p->lda, p->B, p->ldb, p->beta, p->C,
+                    p->ldc);
+    else if (v->fn)
+        v->fn(&grid, p->M, p->N, p->K, p->alpha, p->A, p->lda, p->B, p->ldb, p->beta, p->C,
+              p->ldc);
+    else
+        gpu_run(&grid, p, v->gpu);
+    double ms = 1e3 * (MPI_Wtime() - t0), slowest;
+    MPI_Allreduce(&ms, &slowest, 1, MPI_DOUBLE, MPI_MAX, grid.all);
+    return slowest;
+}
+
+/* The checked run (v NULL: PSGEMM): poison C, run, check. */
+static double checked_run(sized *z, const variant *v, int check, verify_result *vr)
+{
+    poison_c(z);
+    if (v && v->gpu)
+        gpu_put_c(&z->p);
+    const double ms = run_once(z, v);
+    if (check) {
+        if (v && v->gpu)
+            gpu_get_c(&z->p);
+        *vr = check_result(z, v);
+    }
+    return ms;
+}
+
+#define WARMUP_IS_SAMPLE_S 1.0 /* as bench.c: a run this long is measured once */
+
+/* ------------------------------------------------------------ --edge */
+
+/* K = 0 (C = beta*C, even from NaN when beta = 0), M = 0 and N = 0 (C untouched): each rank
+ * checks its own block element by element. Returns the number of failures. */
+static int edge_checks(const variant *vars, const int *use, int nvars, const bench_opts *o)
+{
+    int failed = 0;
+    if (me == 0)
+        printf("%-18s %-34s %s\n", "variant", "case", "check");
+    for (int vi = -1; vi < nvars; vi++) {
+        const variant *v = vi < 0 ? NULL : &vars[vi];
+        if ((v && (!use[vi] || v->unchecked || v->gpu)) || (!v && !o->baseline))
+            continue;
+        for (int si = 0; si < o->nshapes; si++) {
+            const gemm_shape *s = &o->shapes[si];
+            sized z;
+            make_blocks(&z, s, o, si, 1);
+            dist_problem *p = &z.p;
+            static const struct { const char *what; int zm, zn, zk; float beta; } cases[] = {
+                {"K = 0, beta = 0.5", 0, 0, 1, 0.5f}, {"K = 0, beta = 0 (C was NaN)", 0, 0, 1, 0},
+                {"M = 0 (C untouched)", 1, 0, 0, 0.5f}, {"N = 0 (C untouched)", 0, 1, 0, 0.5f}};
+            for (int c = 0; c < 4; c++) {
+                const int mr = p->m > 0 ? p->m : 1;
+                float *before = matrix_alloc(mr, p->ldc);
+                fill_local_random(p->C, p->ldc, s->m, s->n, grid.nb, grid.myrow, grid.nprow,
+                                  grid.mycol, grid.npcol, p->seed + 2);
+                if (cases[c].zk && cases[c].beta == 0)
+                    for (int i = 0; i < p->m; i++)
+                        for (int j = 0; j < p->n; j++)
+                            p->C[IDX(i, j, p->ldc)] = NAN;
+                matrix_copy(before, p->C, mr, p->ldc);
+                const int M = cases[c].zm ? 0 : s->m, N = cases[c].zn ? 0 : s->n;
+                const int K = cases[c].zk ? 0 : s->k;
+                if (v)
+                    v->fn(&grid, M, N, K, o->alpha, p->A, p->lda, p->B, p->ldb, cases[c].beta,
+                          p->C, p->ldc);
+                else
+                    gemm_psgemm(&grid, M, N, K, o->alpha, p->A, p->lda, p->B, p->ldb,
+                                cases[c].beta, p->C, p->ldc);
+                long bad = 0;
+                for (int i = 0; i < p->m; i++)
+                    for (int j = 0; j < p->ldc; j++) {
+                        const float was = before[IDX(i, j, p->ldc)], got = p->C[IDX(i, j, p->ldc)];
+                        const float want = cases[c].zk && j < p->n
+                                               ? (cases[c].beta == 0 ? 0.0f : cases[c].beta * was)
+                                               : was;
+                        bad += memcmp(&got, &want, sizeof got) != 0;
+                    }
+                long total;
+                MPI_Allreduce(&bad, &total, 1, MPI_LONG, MPI_SUM, grid.all);
+                failed += total != 0;
+                if (me == 0) {
+                    char what[64];
+                    snprintf(what, sizeof what, "%dx%dx%d %s", s->m, s->n, s->k, cases[c].what);
+                    printf("%-18s %-34s %s\n", v ? v->name : "psgemm", what,
+                           total ? "FAIL" : "PASS");
+                }
+                matrix_free(before);
+            }
+            free_blocks(&z);
+        }
+    }
+    return failed;
+}
+
+/* ------------------------------------------------------------ main */
+
+static char title[160];
+
+int main(int argc, char **argv)
+{
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    atexit(finalize);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    if (me != 0 && !freopen("/dev/null", "w", stdout)) /* rank 0 prints the table */
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    const int node_ranks = ranks_on_node();
+    cli_prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+
+    /* The variant table: the GPU ones only where the GPU part is built in (naming one that is
+     * not: exit 77, "skipped", as a CUDA stage on a machine without a GPU). */
+    const int have_gpu = gpu_missing() == NULL;
+    gemm_variant table[NALL];
+    variant vars[NALL];
+    int nvars = 0;
+    for (int v = 0; v < NALL; v++)
+        if (!all_variants[v].gpu || have_gpu) {
+            vars[nvars] = all_variants[v];
+            table[nvars++] = (gemm_variant){all_variants[v].name, all_variants[v].desc, NULL};
+        }
+    for (int a = 1; a + 1 < argc && !have_gpu; a++)
+        if (!strcmp(argv[a], "--variant"))
+            for (int v = 0; v < NALL; v++)
+                if (all_variants[v].gpu && strstr(argv[a + 1], all_variants[v].name)) {
+                    if (me == 0)
+                        fprintf(stderr, "%s: --variant %s: %s: skipped\n", cli_prog,
+                                all_variants[v].name, gpu_missing());
+                    exit(77);
+                }
+
+    snprintf(title, sizeof title, "SUMMA on MPI%s against ScaLAPACK's PSGEMM",
+             have_gpu ? " and NCCL" : "");
+    stage_info stage = {
+        .stage = "13_distributed",
+        .title = title,
+        .default_sizes = "1024,2048",
+        .default_threads = 0,
+        .variants = table,
+        .nvariants = nvars,
+        .extra_option = stage_option,
+        .extra_help = HELP,
+    };
+    const int cores = bench_ncores();
+    stage.default_threads = cores / node_ranks > 0 ? cores / node_ranks : 1;
+
+    bench_opts o;
+    quiet_others(1);
+    cli_parse(&stage, argc, argv, &o);
+    if (!opt.nprow)
+        default_grid(nranks, &opt.nprow, &opt.npcol);
+    else if (opt.nprow * opt.npcol != nranks)
+        cli_die("--grid %dx%d is %d ranks, but %d were started (mpirun -np %d)", opt.nprow,
+                opt.npcol, opt.nprow * opt.npcol, nranks, opt.nprow * opt.npcol);
+    if (!opt.bench_comm)
+        check_sizes(&o, opt.nprow, opt.npcol, opt.nb, node_ranks);
+    const char *csv_bad = NULL;
+    if (me == 0 && o.csv)
+        csv_bad = csv_problem(o.csv, opt.bench_comm ? comm_csv_header : csv_header);
+    int bad = csv_bad != NULL;
+    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (bad)
+        cli_die("%s", me == 0 ? csv_bad : "");
+    quiet_others(0);
+    snprintf(grid_name, sizeof grid_name, "%dx%d", opt.nprow, opt.npcol);
+    grid = make_grid(opt.nprow, opt.npcol, opt.nb);
+
+    int want_gpu = opt.bench_comm && have_gpu;
+    for (int v = 0; v < nvars; v++)
+        want_gpu |= o.selected[v] && vars[v].gpu;
+    if (want_gpu) {
+        const char *why = NULL;
+        int rc = gpu_init(&grid, o.device, &why), worst;
+        MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (worst != 0) {
+            if (rc == worst && (me == 0 || rc == 2)) /* one line, from one rank */
+                fprintf(stderr, "%s: %s%s\n", cli_prog, why, worst == 77 ? ": skipped" : "");
+            exit(worst);
+        }
+    }
+
+    if (opt.bench_comm) {
+        set_threads(o.threads[0]);
+        comm_bench(&grid, o.csv, want_gpu);
+        return 0;
+    }
+
+    if (me == 0) {
+        char mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len;
+        MPI_Get_library_version(mpi, &len);
+        mpi[strcspn(mpi, ",\n")] = '\0';
+        printf("== 13_distributed: %s ==\n", title);
+        printf("%-10s %d ranks (%d on this node), grid %s (process rows x columns), nb %d\n",
+               "ranks", nranks, node_ranks, grid_name, opt.nb);
+        printf("%-10s %s, %d cores online; local product: 05's gemm_simd (%s)\n", "cpu",
+               cpu_model_name(), cores, microkernel_best()->name);
+        if (want_gpu)
+            printf("%-10s %s (%s)\n", "gpu", gpu_device_name(), gpu_library_names());
+        printf("%-10s %s\n", "mpi", mpi);
+        printf("%-10s %s\n", "baseline", o.baseline ? psgemm_blas_name() : "none (--no-baseline)");
+        printf("%-10s %s (git %s)\n", "compiler", "gcc " __VERSION__, bench_git_rev());
+        if (o.check)
+            printf("%-10s double precision on rank 0, sampled rows gathered from the ranks; "
+                   "|err| <= c(K+2)u(|alpha||A||B| + |beta||C|); C poisoned on every rank\n",
+                   "check");
+        printf("%-10s the slowest rank's, from a common start; GF/s/core = GFLOP/s / (ranks x "
+               "threads)\n\n", "time");
+        if (!opt.edge)
+            printf("%-18s %6s %6s %6s %5s %3s %10s %10s %9s %10s %8s  %s\n", "variant", "M", "N",
+                   "K", "grid", "thr", "ms", "GFLOP/s", "GF/s/core", "vs psgemm", "rel.err",
+                   "check");
+        fflush(stdout);
+    }
+
+    if (opt.edge) {
+        set_threads(o.threads[0]);
+        const int failed = edge_checks(vars, o.selected, nvars, &o);
+        if (me == 0)
+            printf("\n%s\n", failed ? "some edge cases FAILED" : "every edge case passed");
+        return failed ? 1 : 0;
+    }
+
+    int npass = 0, nfail = 0;
+    const int cap = o.reps > o.max_reps ? o.reps : o.max_reps;
+    double *tv = malloc(sizeof(double) * (size_t)cap * 2), *tb = tv + cap;
+    double *base_all = malloc(sizeof(double) * (size_t)cap * (NALL + 1));
+    double limit[NALL];
+    if (!tv || !base_all)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    const char *cpu_device = cpu_model_name(), *cpu_compiler = "gcc " __VERSION__;
+
+    for (int ti = 0; ti < o.nthreads; ti++) {
+        set_threads(o.threads[ti]);
+        for (int v = 0; v < NALL; v++)
+            limit[v] = INFINITY;
+        for (int si = 0; si < o.nshapes; si++) {
+            const gemm_shape *s = &o.shapes[si];
+            int gpu_here = 0, cpu_here = 0;
+            for (int v = 0; v < nvars; v++)
+                if (o.selected[v] && !(vars[v].one_rank && nranks > 1))
+                    vars[v].gpu ? (gpu_here = 1) : (cpu_here = 1);
+            sized z;
+            make_blocks(&z, s, &o, si, !gpu_here || cpu_here);
+            if (gpu_here) {
+                gpu_setup(&grid, &z.p);
+                z.on_gpu = 1;
+            }
+            const double flops = 2.0 * s->m * (double)s->n * s->k;
+            if (o.baseline && !gpu_here) { /* untimed: starts OpenBLAS's threads and BLACS */
+                poison_c(&z);
+                run_once(&z, NULL);
+            }
+            int nbase = 0;
+            verify_result base_vr = {0};
+            int base_checked = 0;
+            for (int v = 0; v < nvars; v++) {
+                const variant *var = &vars[v];
+                if (!o.selected[v] || flops >= limit[v])
+                    continue;
+                if (var->one_rank && nranks > 1) {
+                    if (me == 0)
+                        printf("%-18s skipped: a kernel alone runs on a 1x1 grid only\n",
+                               var->name);
+                    continue;
+                }
+                row r = {var->name, s, o.threads[ti], 0, 0, 0, 0, 0, {0},
+                         var->gpu ? gpu_device_name() : cpu_device, cpu_compiler};
+                const int check = o.check && !var->unchecked;
+                const int with_base = o.baseline && !var->gpu;
+                const double warm = checked_run(&z, var, check, &r.vr);
+                r.checked = check;
+                if (with_base && !base_checked && o.check) { /* PSGEMM's own check, once */
+                    checked_run(&z, NULL, 1, &base_vr);
+                    base_checked = 1;
+                }
+                int n = 0;
+                double total = 0;
+                if (!o.reps && warm >= 1e3 * WARMUP_IS_SAMPLE_S) {
+                    tv[n] = warm;
+                    if (with_base)
+                        tb[n] = run_once(&z, NULL);
+                    n = 1;
+                } else {
+                    const int want = o.reps ? o.reps : o.max_reps;
+                    while (n < want && (o.reps || total < 1e3 * o.min_time)) {
+                        tv[n] = run_once(&z, var);
+                        total += tv[n];
+                        if (with_base)
+                            tb[n] = run_once(&z, NULL);
+                        n++;
+                    }
+                }
+                r.reps = n;
+                r.ms_min = timer_min(tv, n);
+                r.ms_median = timer_median(tv, n);
+                r.base_ms = with_base ? timer_median(tb, n) : 0;
+                print_row(&r);
+                csv_row(&o, &r);
+                if (r.checked)
+                    r.vr.pass ? npass++ : nfail++;
+                if (with_base) {
+                    memcpy(base_all + nbase, tb, sizeof(double) * (size_t)n);
+                    nbase += n;
+                }
+                if (r.ms_median > 1e3 * o.time_limit) {
+                    limit[v] = flops;
+                    if (me == 0)
+                        printf("%-18s stops here: one run took %.1f s (--time-limit %g)\n",
+                               var->name, r.ms_median / 1e3, o.time_limit);
+                }
+            }
+            if (nbase > 0) { /* PSGEMM's row: every sample taken at this size */
+                row r = {"psgemm", s, o.threads[ti], nbase, base_checked, 0, 0, 0, base_vr,
+                         cpu_device, cpu_compiler};
+                r.ms_min = timer_min(base_all, nbase);
+                r.ms_median = timer_median(base_all, nbase);
+                print_row(&r);
+                csv_row(&o, &r);
+                if (base_checked)
+                    base_vr.pass ? npass++ : nfail++;
+            }
+            free_blocks(&z);
+        }
+    }
+    free(tv);
+    free(base_all);
+    if (me == 0)
+        printf("\n%d passed, %d failed\n", npass, nfail);
+    free(o.shapes);
+    free(o.selected);
+    return nfail ? 1 : 0;
+}
