@@ -35,9 +35,15 @@ typedef struct dist_grid {
     MPI_Comm col;     /* the PR ranks of my process column (rank in it = my row) */
 } dist_grid;
 
+#ifdef __CUDACC__
+#define DIST_HD __host__ __device__
+#else
+#define DIST_HD
+#endif
+
 /* How many of n indices, dealt in blocks of nb over nprocs processes, process iproc holds
  * (ScaLAPACK's NUMROC). */
-static inline int local_count(int n, int nb, int iproc, int nprocs)
+static inline DIST_HD int local_count(int n, int nb, int iproc, int nprocs)
 {
     if (n <= 0)
         return 0;
@@ -52,10 +58,10 @@ static inline int local_count(int n, int nb, int iproc, int nprocs)
 }
 
 /* Global index g: the process that holds it, and where in that process's local matrix. */
-static inline int owner_of(long g, int nb, int nprocs) { return (int)(g / nb % nprocs); }
-static inline int local_of(long g, int nb, int nprocs) { return (int)(g / ((long)nb * nprocs) * nb + g % nb); }
+static inline DIST_HD int owner_of(long g, int nb, int nprocs) { return (int)(g / nb % nprocs); }
+static inline DIST_HD int local_of(long g, int nb, int nprocs) { return (int)(g / ((long)nb * nprocs) * nb + g % nb); }
 /* Local index l of process iproc: its global index. */
-static inline long global_of(int l, int nb, int iproc, int nprocs)
+static inline DIST_HD long global_of(int l, int nb, int iproc, int nprocs)
 {
     return ((long)(l / nb) * nprocs + iproc) * nb + l % nb;
 }
@@ -84,11 +90,6 @@ void scale_local(int m, int n, float beta, float *C, int ldc);
 /* Element (i, j) of the global rows x cols matrix that matrix_fill_random (common/matrix.c)
  * would write with this seed: the same splitmix64 counter, so a rank fills its blocks alone and
  * the distributed matrix equals the one a single process of stages 01-10 would make. */
-#ifdef __CUDACC__
-#define DIST_HD __host__ __device__
-#else
-#define DIST_HD
-#endif
 static inline DIST_HD float random_entry(uint64_t seed, long i, long j, long cols)
 {
     uint64_t z = seed + ((uint64_t)i * (uint64_t)cols + (uint64_t)j + 1) * 0x9E3779B97F4A7C15ull;

@@ -30,10 +30,13 @@ enum gpu_kernel {
 
 /* NULL if the GPU part is built in; else why not, one line. */
 const char *gpu_missing(void);
+/* CUDA devices on this machine (0 without the GPU part). */
+int gpu_devices(void);
 /* Collective. Pick this rank's GPU (device_offset + its rank among the ranks on its node), set
  * up NCCL's communicators for grid g. 0; 77 with no CUDA device (why in *why); 2 if a node has
- * more ranks than GPUs (why in *why). */
-int gpu_init(const dist_grid *g, int device_offset, const char **why);
+ * more ranks than GPUs (why in *why). always_pack: pack and broadcast every panel, even where
+ * no other rank needs it (--pack). */
+int gpu_init(const dist_grid *g, int device_offset, int always_pack, const char **why);
 const char *gpu_device_name(void);
 const char *gpu_library_names(void); /* "CUDA 13.0, NCCL 2.28.3, cuBLAS 13.1.0" */
 /* Device copies of p's blocks, A, B (and C0) made on the GPU from the seeds; the host's

@@ -64,7 +64,8 @@ static struct {
     int nb;           /* --nb */
     int bench_comm;   /* --bench-comm */
     int edge;         /* --edge */
-} opt = {0, 0, 256, 0, 0};
+    int pack;         /* --pack */
+} opt = {0, 0, 256, 0, 0, 0};
 
 static int stage_option(bench_opts *o, const char *name, const char *val)
 {
@@ -85,6 +86,10 @@ static int stage_option(bench_opts *o, const char *name, const char *val)
         opt.bench_comm = 1;
         return 1;
     }
+    if (!strcmp(name, "--pack")) {
+        opt.pack = 1;
+        return 1;
+    }
     if (!strcmp(name, "--edge")) {
         opt.edge = 1;
         return 1;
@@ -102,7 +107,9 @@ static int stage_option(bench_opts *o, const char *name, const char *val)
     "                        D + i)\n"                                                          \
     "  --bench-comm          no GEMM: time ping-pong and broadcasts (MPI, and NCCL where\n"     \
     "                        built) from 8 B to 32 MiB, for the cost model's alpha and beta\n"  \
-    "  --edge                no timing: check each variant at K = 0, M = 0 and N = 0\n"
+    "  --edge                no timing: check each variant at K = 0, M = 0 and N = 0\n"      \
+    "  --pack                summa_nccl: pack and broadcast every panel even where no other\n" \
+    "                        rank needs it (on one GPU: the path several GPUs take)\n"
 
 /* ------------------------------------------------------------ MPI and the ranks */
 
@@ -467,62 +474,80 @@ static double checked_run(sized *z, const variant *v, int check, verify_result *
 /* ------------------------------------------------------------ --edge */
 
 /* K = 0 (C = beta*C, even from NaN when beta = 0), M = 0 and N = 0 (C untouched): each rank
- * checks its own block element by element. Returns the number of failures. */
+ * checks its own block element by element, padding included. Returns the failures. */
 static int edge_checks(const variant *vars, const int *use, int nvars, const bench_opts *o)
 {
+    static const struct {
+        const char *what;
+        int zero_m, zero_n, zero_k;
+        float beta;
+    } cases[] = {{"K = 0, beta = 0.5", 0, 0, 1, 0.5f}, {"K = 0, beta = 0 (C was NaN)", 0, 0, 1, 0},
+                 {"M = 0 (C untouched)", 1, 0, 0, 0.5f}, {"N = 0 (C untouched)", 0, 1, 0, 0.5f}};
     int failed = 0;
     if (me == 0)
-        printf("%-18s %-34s %s\n", "variant", "case", "check");
-    for (int vi = -1; vi < nvars; vi++) {
+        printf("%-18s %-38s %s\n", "variant", "case", "check");
+    for (int vi = -1; vi < nvars; vi++) { /* -1: PSGEMM */
         const variant *v = vi < 0 ? NULL : &vars[vi];
-        if ((v && (!use[vi] || v->unchecked || v->gpu)) || (!v && !o->baseline))
+        if (v ? !use[vi] || v->unchecked || (v->one_rank && nranks > 1) : !o->baseline)
             continue;
         for (int si = 0; si < o->nshapes; si++) {
             const gemm_shape *s = &o->shapes[si];
             sized z;
             make_blocks(&z, s, o, si, 1);
-            dist_problem *p = &z.p;
-            static const struct { const char *what; int zm, zn, zk; float beta; } cases[] = {
-                {"K = 0, beta = 0.5", 0, 0, 1, 0.5f}, {"K = 0, beta = 0 (C was NaN)", 0, 0, 1, 0},
-                {"M = 0 (C untouched)", 1, 0, 0, 0.5f}, {"N = 0 (C untouched)", 0, 1, 0, 0.5f}};
+            if (v && v->gpu) {
+                gpu_setup(&grid, &z.p);
+                z.on_gpu = 1;
+            }
+            dist_problem q = z.p;
+            const int mr = q.m > 0 ? q.m : 1;
+            float *before = matrix_alloc(mr, q.ldc);
+            if (!before)
+                MPI_Abort(MPI_COMM_WORLD, 2);
             for (int c = 0; c < 4; c++) {
-                const int mr = p->m > 0 ? p->m : 1;
-                float *before = matrix_alloc(mr, p->ldc);
-                fill_local_random(p->C, p->ldc, s->m, s->n, grid.nb, grid.myrow, grid.nprow,
-                                  grid.mycol, grid.npcol, p->seed + 2);
-                if (cases[c].zk && cases[c].beta == 0)
-                    for (int i = 0; i < p->m; i++)
-                        for (int j = 0; j < p->n; j++)
-                            p->C[IDX(i, j, p->ldc)] = NAN;
-                matrix_copy(before, p->C, mr, p->ldc);
-                const int M = cases[c].zm ? 0 : s->m, N = cases[c].zn ? 0 : s->n;
-                const int K = cases[c].zk ? 0 : s->k;
-                if (v)
-                    v->fn(&grid, M, N, K, o->alpha, p->A, p->lda, p->B, p->ldb, cases[c].beta,
-                          p->C, p->ldc);
-                else
-                    gemm_psgemm(&grid, M, N, K, o->alpha, p->A, p->lda, p->B, p->ldb,
-                                cases[c].beta, p->C, p->ldc);
-                long bad = 0;
-                for (int i = 0; i < p->m; i++)
-                    for (int j = 0; j < p->ldc; j++) {
-                        const float was = before[IDX(i, j, p->ldc)], got = p->C[IDX(i, j, p->ldc)];
-                        const float want = cases[c].zk && j < p->n
-                                               ? (cases[c].beta == 0 ? 0.0f : cases[c].beta * was)
+                fill_local_random(q.C, q.ldc, s->m, s->n, grid.nb, grid.myrow, grid.nprow,
+                                  grid.mycol, grid.npcol, q.seed + 2);
+                for (int i = 0; i < q.m; i++)
+                    for (int j = q.n; j < q.ldc; j++)
+                        q.C[IDX(i, j, q.ldc)] = PAD_VALUE;
+                if (cases[c].zero_k && cases[c].beta == 0)
+                    for (int i = 0; i < q.m; i++)
+                        for (int j = 0; j < q.n; j++)
+                            q.C[IDX(i, j, q.ldc)] = NAN;
+                matrix_copy(before, q.C, mr, q.ldc);
+                q.M = cases[c].zero_m ? 0 : s->m;
+                q.N = cases[c].zero_n ? 0 : s->n;
+                q.K = cases[c].zero_k ? 0 : s->k;
+                q.beta = cases[c].beta;
+                if (!v)
+                    gemm_psgemm(&grid, q.M, q.N, q.K, q.alpha, q.A, q.lda, q.B, q.ldb, q.beta,
+                                q.C, q.ldc);
+                else if (v->fn)
+                    v->fn(&grid, q.M, q.N, q.K, q.alpha, q.A, q.lda, q.B, q.ldb, q.beta, q.C,
+                          q.ldc);
+                else {
+                    gpu_put_c(&q);
+                    gpu_run(&grid, &q, v->gpu);
+                    gpu_get_c(&q);
+                }
+                long bad = 0, total;
+                for (int i = 0; i < q.m; i++)
+                    for (int j = 0; j < q.ldc; j++) {
+                        const float was = before[IDX(i, j, q.ldc)], got = q.C[IDX(i, j, q.ldc)];
+                        const float want = cases[c].zero_k && j < q.n
+                                               ? (q.beta == 0 ? 0.0f : q.beta * was)
                                                : was;
                         bad += memcmp(&got, &want, sizeof got) != 0;
                     }
-                long total;
                 MPI_Allreduce(&bad, &total, 1, MPI_LONG, MPI_SUM, grid.all);
                 failed += total != 0;
                 if (me == 0) {
-                    char what[64];
+                    char what[80];
                     snprintf(what, sizeof what, "%dx%dx%d %s", s->m, s->n, s->k, cases[c].what);
-                    printf("%-18s %-34s %s\n", v ? v->name : "psgemm", what,
+                    printf("%-18s %-38s %s\n", v ? v->name : "psgemm", what,
                            total ? "FAIL" : "PASS");
                 }
-                matrix_free(before);
             }
+            matrix_free(before);
             free_blocks(&z);
         }
     }
@@ -545,29 +570,32 @@ int main(int argc, char **argv)
     const int node_ranks = ranks_on_node();
     cli_prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 
-    /* The variant table: the GPU ones only where the GPU part is built in (naming one that is
-     * not: exit 77, "skipped", as a CUDA stage on a machine without a GPU). */
+    /* The variant table: the GPU ones where the GPU part is built in and this machine has a GPU
+     * (--variant all runs those). Naming one that cannot run exits 77, "skipped", as a CUDA
+     * stage does on a machine without a GPU. */
     const int have_gpu = gpu_missing() == NULL;
+    int ndev = have_gpu ? gpu_devices() : 0;
+    MPI_Bcast(&ndev, 1, MPI_INT, 0, MPI_COMM_WORLD);
     gemm_variant table[NALL];
     variant vars[NALL];
     int nvars = 0;
     for (int v = 0; v < NALL; v++)
-        if (!all_variants[v].gpu || have_gpu) {
+        if (!all_variants[v].gpu || ndev > 0) {
             vars[nvars] = all_variants[v];
             table[nvars++] = (gemm_variant){all_variants[v].name, all_variants[v].desc, NULL};
         }
-    for (int a = 1; a + 1 < argc && !have_gpu; a++)
+    for (int a = 1; a + 1 < argc && ndev == 0; a++)
         if (!strcmp(argv[a], "--variant"))
             for (int v = 0; v < NALL; v++)
                 if (all_variants[v].gpu && strstr(argv[a + 1], all_variants[v].name)) {
                     if (me == 0)
                         fprintf(stderr, "%s: --variant %s: %s: skipped\n", cli_prog,
-                                all_variants[v].name, gpu_missing());
+                                all_variants[v].name, have_gpu ? "no CUDA device" : gpu_missing());
                     exit(77);
                 }
 
     snprintf(title, sizeof title, "SUMMA on MPI%s against ScaLAPACK's PSGEMM",
-             have_gpu ? " and NCCL" : "");
+             ndev > 0 ? " and NCCL" : "");
     stage_info stage = {
         .stage = "13_distributed",
         .title = title,
@@ -602,12 +630,12 @@ int main(int argc, char **argv)
     snprintf(grid_name, sizeof grid_name, "%dx%d", opt.nprow, opt.npcol);
     grid = make_grid(opt.nprow, opt.npcol, opt.nb);
 
-    int want_gpu = opt.bench_comm && have_gpu;
+    int want_gpu = opt.bench_comm && ndev > 0;
     for (int v = 0; v < nvars; v++)
         want_gpu |= o.selected[v] && vars[v].gpu;
     if (want_gpu) {
         const char *why = NULL;
-        int rc = gpu_init(&grid, o.device, &why), worst;
+        int rc = gpu_init(&grid, o.device, opt.pack, &why), worst;
         MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (worst != 0) {
             if (rc == worst && (me == 0 || rc == 2)) /* one line, from one rank */

@@ -11,9 +11,10 @@
 #endif
 
 WEAK const char *gpu_missing(void) { return DIST_NO_GPU_WHY; }
-WEAK int gpu_init(const dist_grid *g, int device_offset, const char **why)
+WEAK int gpu_devices(void) { return 0; }
+WEAK int gpu_init(const dist_grid *g, int device_offset, int always_pack, const char **why)
 {
-    (void)g, (void)device_offset;
+    (void)g, (void)device_offset, (void)always_pack;
     *why = DIST_NO_GPU_WHY;
     return 77;
 }
