@@ -77,7 +77,7 @@ static void bcast(char *buf, long bytes, int reps, MPI_Comm comm, double *t)
     }
 }
 
-void comm_bench(const dist_grid *g, const char *path, int gpu)
+void comm_bench(const dist_grid *g, const char *path, int gpu, int fixed_reps)
 {
     int me, nranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -105,7 +105,7 @@ void comm_bench(const dist_grid *g, const char *path, int gpu)
         {"bcast_col", g->col, g->nprow, 2},
     };
     for (long bytes = 8; bytes <= MAX_BYTES; bytes *= 4) {
-        const int reps = reps_for(bytes);
+        const int reps = fixed_reps > 0 ? (fixed_reps < MAX_REPS ? fixed_reps : MAX_REPS) : reps_for(bytes);
         if (nranks >= 2) {
             pingpong(buf, bytes, reps, t);
             const double mn = timer_min(t, reps), md = timer_median(t, reps);

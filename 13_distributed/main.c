@@ -635,10 +635,12 @@ int main(int argc, char **argv)
         want_gpu |= o.selected[v] && vars[v].gpu;
     if (want_gpu) {
         const char *why = NULL;
-        int rc = gpu_init(&grid, o.device, opt.pack, &why), worst;
+        int rc = gpu_init(&grid, o.device, opt.pack, &why), worst, teller;
         MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        if (worst != 0) {
-            if (rc == worst && (me == 0 || rc == 2)) /* one line, from one rank */
+        if (worst != 0) { /* one line, from the first rank that has the worst news */
+            int mine = rc == worst ? me : nranks;
+            MPI_Allreduce(&mine, &teller, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+            if (me == teller)
                 fprintf(stderr, "%s: %s%s\n", cli_prog, why, worst == 77 ? ": skipped" : "");
             exit(worst);
         }
@@ -646,7 +648,7 @@ int main(int argc, char **argv)
 
     if (opt.bench_comm) {
         set_threads(o.threads[0]);
-        comm_bench(&grid, o.csv, want_gpu);
+        comm_bench(&grid, o.csv, want_gpu, o.reps);
         return 0;
     }
 

@@ -70,33 +70,35 @@ static void destroy_comms(void)
 
 extern "C" int gpu_init(const dist_grid *g, int device_offset, int always_pack, const char **why)
 {
-    gs.always_pack = always_pack;
     static char msg[200];
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        (void)cudaGetLastError();
-        *why = "no CUDA device";
-        return 77;
-    }
+    gs.always_pack = always_pack;
     MPI_Comm node;
-    int local, on_node;
+    int local, on_node, rc = 0, worst;
     MPI_Comm_split_type(g->all, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &local);
     MPI_Comm_size(node, &on_node);
     MPI_Comm_free(&node);
-    if (device_offset + on_node > ndev) {
+    const int ndev = gpu_devices();
+    if (ndev == 0) {
+        *why = "no CUDA device";
+        rc = 77;
+    } else if (device_offset + on_node > ndev) {
         snprintf(msg, sizeof msg, "summa_nccl takes one GPU per rank: %d ranks on this node from "
                  "--device %d, but it has %d GPU%s", on_node, device_offset, ndev,
                  ndev == 1 ? "" : "s");
         *why = msg;
-        return 2;
+        rc = 2;
     }
+    /* all ranks go on to NCCL's collective set-up, or none does */
+    MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, g->all);
+    if (worst != 0)
+        return rc;
     /* the harness's CUDA setup (device, its properties, the stream 09's kernel launches on) */
     bench_opts o;
     memset(&o, 0, sizeof o);
     o.device = device_offset + local;
-    if (cuda_backend.init(&o) != 0)
-        return 77;
+    if (cuda_backend.init(&o) != 0) /* (it found the devices counted above) */
+        MPI_Abort(MPI_COMM_WORLD, 1);
     CUDA_CHECK(cudaGetDeviceProperties(&gs.prop, o.device));
     gs.compute = gemm_stream();
     int lowest, highest;
