@@ -627,6 +627,12 @@ int main(int argc, char **argv)
     if (bad)
         cli_die("%s", me == 0 ? csv_bad : "");
     quiet_others(0);
+    static char packed[NALL][40];
+    for (int v = 0; v < nvars && opt.pack; v++) /* the CSV tells the two ways apart */
+        if (vars[v].gpu == GPU_SUMMA_WARPTILE || vars[v].gpu == GPU_SUMMA_CUBLAS) {
+            snprintf(packed[v], sizeof packed[v], "%s+pack", vars[v].name);
+            vars[v].name = packed[v];
+        }
     snprintf(grid_name, sizeof grid_name, "%dx%d", opt.nprow, opt.npcol);
     grid = make_grid(opt.nprow, opt.npcol, opt.nb);
 

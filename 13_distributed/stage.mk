@@ -9,8 +9,11 @@ DIST_MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
 DIST_MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
 # The CPU's ScaLAPACK (DIST_SCALAPACK_DIR: a folder holding a libscalapack-openmpi.so of its own,
 # for a machine without the package; bench-host.sh carries one).
-DIST_SCALAPACK  := $(if $(DIST_SCALAPACK_DIR),-L$(DIST_SCALAPACK_DIR) -Wl$(,)-rpath$(,)$(DIST_SCALAPACK_DIR)) -lscalapack-openmpi
-, := ,
+ifneq ($(DIST_SCALAPACK_DIR),)
+DIST_SCALAPACK  := -L$(DIST_SCALAPACK_DIR) -Wl,-rpath,$(DIST_SCALAPACK_DIR) -lscalapack-openmpi
+else
+DIST_SCALAPACK  := -lscalapack-openmpi
+endif
 build/rel/13_distributed/%.o build/asan/13_distributed/%.o: EXTRA_CFLAGS += $(DIST_MPI_CFLAGS)
 13_distributed/distributed build/asan/13_distributed/distributed build/grade/13_distributed/distributed: \
     LDLIBS += $(DIST_SCALAPACK) $(DIST_MPI_LIBS)
@@ -42,5 +45,6 @@ build/rel/13_distributed/nccl.o: EXTRA_NVFLAGS = -I$(DIST_NCCL_HOME)/include -DO
     $(DIST_NCCL_LIB) -Wl,-rpath,$(dir $(DIST_NCCL_LIB)) -ldl -lrt -lpthread -lstdc++
 else
 build/rel/13_distributed/nccl_none.o build/asan/13_distributed/nccl_none.o: EXTRA_CFLAGS += \
-    -DDIST_NO_GPU_WHY='"built without $(if $(NVCC),NCCL (looked in NCCL_HOME$(,) the CUDA toolkit and Python'"'"'s nvidia/nccl),nvcc)"'
+    -DDIST_NO_GPU_WHY='"built without $(if $(NVCC),NCCL (looked in NCCL_HOME$(comma) the CUDA toolkit and Python'"'"'s nvidia/nccl),nvcc)"'
 endif
+comma := ,
