@@ -95,8 +95,8 @@ void summa(const dist_grid *g, int M, int N, int K, float alpha, const float *A,
 
 /* Open MPI moves a non-blocking broadcast along only while the program is inside an MPI call
  * (there is no progress thread by default): the product is done in this many slices of C's
- * columns, with an MPI_Testall between them. Column slices cost nothing extra in gemm_simd: each
- * packs only its own columns of B, and A's panel is read in place. */
+ * columns, with an MPI_Testall between them. A slice packs only its own columns of B; A's panel
+ * is read in place by the AVX-512 kernel (packed again per slice by the others: a few per cent). */
 #define PROGRESS_SLICES 8
 
 /* Post the broadcasts of panel p into apanel, bpanel: two requests in req. */
