@@ -81,8 +81,8 @@ for np_grid in "1 1x1" "3 3x1" "4 2x2"; do
     fi
 done
 # local_only is timed, not checked; its rows and the others' go to a CSV
-rm -f "$LOG/rows.csv"
-expect 0 "local_only runs (not checked), beside summa, rows to a CSV" 2 $BIN --variant summa,local_only --reps 1 --threads 1 --sizes 64,7x13x5 --nb 8 --csv "$LOG/rows.csv"
+rm -f "$LOG/13_distributed.csv"
+expect 0 "local_only runs (not checked), beside summa, rows to a CSV" 2 $BIN --variant summa,local_only --reps 1 --threads 1 --sizes 64,7x13x5 --nb 8 --csv "$LOG/13_distributed.csv"
 
 # bad input: one line on stderr, from rank 0 only, nothing on stdout, exit 2, and every rank gone
 badcase() {
@@ -105,23 +105,47 @@ printf 'stage,variant\n' >"$LOG/foreign.csv"
 badcase "--csv with another header" 2 -m 8 --csv "$LOG/foreign.csv"
 
 # the CSV: our header once, then every row (a second run appends)
-"${MPI[@]}" -np 2 $BIN $CPU --sizes 16 --nb 4 --csv "$LOG/rows.csv" >"$LOG/csv.out" 2>&1
-if [ "$(head -n1 "$LOG/rows.csv" 2>/dev/null | cut -d, -f1-9)" = "stage,variant,m,n,k,grid,ranks,threads,nb" ] &&
-   [ "$(grep -c '^stage,' "$LOG/rows.csv")" -eq 1 ] && [ "$(grep -c '^13_distributed,.*,PASS,' "$LOG/rows.csv")" -eq 7 ] &&
-   [ "$(grep -c '^13_distributed,local_only,.*,-,' "$LOG/rows.csv")" -eq 2 ]; then
+"${MPI[@]}" -np 2 $BIN $CPU --sizes 16 --nb 4 --csv "$LOG/13_distributed.csv" >"$LOG/csv.out" 2>&1
+if [ "$(head -n1 "$LOG/13_distributed.csv" 2>/dev/null | cut -d, -f1-9)" = "stage,variant,m,n,k,grid,ranks,threads,nb" ] &&
+   [ "$(grep -c '^stage,' "$LOG/13_distributed.csv")" -eq 1 ] && [ "$(grep -c '^13_distributed,.*,PASS,' "$LOG/13_distributed.csv")" -eq 7 ] &&
+   [ "$(grep -c '^13_distributed,local_only,.*,-,' "$LOG/13_distributed.csv")" -eq 2 ]; then
     ok "--csv: one header over two runs, 7 checked rows and local_only's 2 unchecked"
 else
-    bad "--csv: header or rows wrong (see $LOG/rows.csv)"
+    bad "--csv: header or rows wrong (see $LOG/13_distributed.csv)"
 fi
 # --bench-comm: ping-pong and broadcasts, 8 B to 32 MiB (3 of each here)
-rm -f "$LOG/comm.csv"
-"${MPI[@]}" -np 2 $BIN --bench-comm --reps 3 --threads 1 --csv "$LOG/comm.csv" >"$LOG/comm.out" 2>&1
+rm -f "$LOG/13_distributed_comm.csv"
+"${MPI[@]}" -np 2 $BIN --bench-comm --reps 3 --threads 1 --csv "$LOG/13_distributed_comm.csv" >"$LOG/comm.out" 2>&1
 rc=$?
-rows=$(grep -c '^13_distributed,mpi,' "$LOG/comm.csv" 2>/dev/null)
-if [ $rc -eq 0 ] && [ "${rows:-0}" -ge 30 ] && grep -q '^13_distributed,mpi,pingpong,2,33554432,' "$LOG/comm.csv"; then
+rows=$(grep -c '^13_distributed,mpi,' "$LOG/13_distributed_comm.csv" 2>/dev/null)
+if [ $rc -eq 0 ] && [ "${rows:-0}" -ge 30 ] && grep -q '^13_distributed,mpi,pingpong,2,33554432,' "$LOG/13_distributed_comm.csv"; then
     ok "--bench-comm, 2 ranks: $rows rows (ping-pong, broadcasts, 8 B to 32 MiB)"
 else
     bad "--bench-comm: exit $rc, ${rows:-0} rows (see $LOG/comm.*)"
+fi
+
+# the cost model on the two CSVs just written: its chart, its tables, and bad input
+PY=$(scripts/find-python.sh)
+if [ -z "$PY" ]; then
+    skp "13_distributed/plot.py: no python3 with matplotlib"
+else
+    rm -f "$LOG/model.png"
+    if "$PY" 13_distributed/plot.py "$LOG/13_distributed.csv" "$LOG/model.png" >"$LOG/plot.out" 2>&1 &&
+       [ "$(head -c 4 "$LOG/model.png" | od -An -c | tr -d ' ')" = "211PNG" ] &&
+       "$PY" 13_distributed/plot.py --table "$LOG/13_distributed.csv" >"$LOG/table.out" 2>&1 &&
+       grep -q '^| summa | 16 | 1x2 | 2 x 1 | 4 |' "$LOG/table.out" && grep -q '^| broadcast | 2 |' "$LOG/table.out"; then
+        ok "plot.py: the model's chart and tables from the CSVs above"
+    else
+        bad "plot.py on the CSVs above (see $LOG/plot.out, $LOG/table.out)"
+    fi
+    n_bad=0
+    for args in "$LOG/13_distributed.csv" "$LOG/no-such.csv $LOG/x.png" "$LOG/foreign.csv $LOG/x.png"; do
+        # shellcheck disable=SC2086
+        "$PY" 13_distributed/plot.py $args >"$LOG/plot-bad.out" 2>"$LOG/plot-bad.err"
+        [ $? -eq 2 ] && [ "$(wc -l <"$LOG/plot-bad.err")" -eq 1 ] && [ ! -e "$LOG/x.png" ] || n_bad=$((n_bad + 1))
+    done
+    [ $n_bad -eq 0 ] && ok "plot.py: one argument, a missing file, a foreign header -> exit 2, one line" ||
+        bad "plot.py: $n_bad bad inputs not refused with exit 2 and one line"
 fi
 
 # the sanitizers (no CUDA in this build), 4 ranks
