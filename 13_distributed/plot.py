@@ -3,6 +3,7 @@
 
     python3 13_distributed/plot.py results/h100/13_distributed.csv docs/figures/h100/13_distributed.png
     python3 13_distributed/plot.py --table results/h100/13_distributed.csv   (the chapter's tables)
+    python3 13_distributed/plot.py --projection results/h100    (the projection's table alone)
 
 Reads the GEMM rows (13_distributed.csv, written by --csv) and, beside them, the message timings
 (13_distributed_comm.csv, written by --bench-comm) and stage 09's kernel rates on the GPU
@@ -418,9 +419,23 @@ def tables(src):
             print(f"| ping-pong | 2 | {b.pingpong[0] * 1e6:.2f} | {1e-9 / b.pingpong[1] if b.pingpong[1] else float('inf'):.2f} |")
         for q, (a, be) in sorted(b.fits.items()):
             print(f"| broadcast | {q} | {a * 1e6:.2f} | {1e-9 / be if be else float('inf'):.2f} |")
+    projection_table(folder)
+
+
+def projection_table(folder):
+    """The projection's table, from 09_cuda_registers.csv in folder (and the NCCL rows of
+    13_distributed_comm.csv there, where there are some)."""
+    comm_path = os.path.join(folder, "13_distributed_comm.csv")
+    if os.path.exists(comm_path):
+        nccl = [r["us_median"] for r in read_csv(comm_path, COMM_HEADER)
+                if r["transport"] == "nccl" and r["bytes"] == 8]
+        if nccl:
+            CLUSTER["alpha_nvlink"] = statistics.median(nccl) * 1e-6
     rates = kernel_rates(folder)
     if rates:
         proj = projection(rates)
+        print(f"\nalpha within a node: {CLUSTER['alpha_nvlink'] * 1e6:.1f} us"
+              f" ({'the measured NCCL call' if os.path.exists(comm_path) else 'assumed'})")
         print(f"\nThe projection ({CLUSTER['what']}; efficiency against P x {max(r for _, r in rates) / 1e12:.1f} TFLOP/s):\n")
         print("| n | P | SUMMA ms (eff.) | Cannon ms (eff.) | 2.5D ms (eff., c) |")
         print("|---|---|---|---|---|")
@@ -506,11 +521,16 @@ def main(src, dst):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--table":
+    if len(sys.argv) == 3 and sys.argv[1] in ("--table", "--projection"):
         try:
-            tables(sys.argv[2])
+            if sys.argv[1] == "--table":
+                tables(sys.argv[2])
+            elif not os.path.exists(os.path.join(sys.argv[2], "09_cuda_registers.csv")):
+                fail(f"{sys.argv[2]}: no 09_cuda_registers.csv (the kernel's rates by size)")
+            else:
+                projection_table(sys.argv[2])
         except (OSError, ValueError, KeyError, csv.Error) as e:
             print(f"13_distributed/plot.py: {e}", file=sys.stderr)
             sys.exit(2)
         sys.exit(0)
-    run(main, "13_distributed/plot.py [--table] RESULTS/13_distributed.csv [OUT.png]")
+    run(main, "13_distributed/plot.py RESULTS/13_distributed.csv OUT.png | --table RESULTS/13_distributed.csv | --projection RESULTS_DIR")
