@@ -38,7 +38,8 @@ int gpu_devices(void);
  * no other rank needs it (--pack). */
 int gpu_init(const dist_grid *g, int device_offset, int always_pack, const char **why);
 const char *gpu_device_name(void);
-const char *gpu_library_names(void); /* "CUDA 13.0, NCCL 2.28.3, cuBLAS 13.1.0" */
+const char *gpu_library_names(void); /* "CUDA runtime 13.0, NCCL 2.28.3, cuBLAS 13.1.0" */
+const char *gpu_compiler(void);      /* what built the GPU part: "nvcc 13.0.88 + gcc 13.3.0" */
 /* Device copies of p's blocks, A, B (and C0) made on the GPU from the seeds; the host's
  * p->A, p->B, p->C0 are then overwritten with copies of them, so the check reads the inputs
  * the GPUs hold. */

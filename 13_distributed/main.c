@@ -247,7 +247,14 @@ static void csv_row(const bench_opts *o, const row *r)
         return;
     if (ftell(f) == 0)
         fputs(csv_header, f);
-    char date[32], base[32] = "", err[32] = "", line[1024];
+    char date[32], base[32] = "", err[32] = "", line[1024], dev[256], comp[128];
+    /* (a comma in a device's name would shift the columns) */
+    snprintf(dev, sizeof dev, "%s", r->device);
+    snprintf(comp, sizeof comp, "%s", r->compiler);
+    for (char *c = dev; *c; c++)
+        *c = *c == ',' ? ' ' : *c;
+    for (char *c = comp; *c; c++)
+        *c = *c == ',' ? ' ' : *c;
     bench_utc_now(date, sizeof date);
     const double fl = 2.0 * r->s->m * (double)r->s->n * r->s->k;
     if (r->base_ms > 0)
@@ -258,11 +265,8 @@ static void csv_row(const bench_opts *o, const row *r)
              "13_distributed,%s,%d,%d,%d,%s,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s\n",
              r->variant, r->s->m, r->s->n, r->s->k, grid_name, nranks, r->threads, opt.nb, r->reps,
              r->ms_median, r->ms_min, fl / (r->ms_median * 1e6), r->base_ms > 0 ? "psgemm" : "",
-             base, err, r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", r->device, r->compiler,
+             base, err, r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp,
              bench_git_rev(), date);
-    for (char *c = line; *c; c++) /* (a device name with a comma) */
-        if (*c == ';')
-            *c = ' ';
     fputs(line, f);
     fclose(f);
 }
@@ -387,7 +391,7 @@ static void poison_c(sized *z)
 }
 
 /* Collective: the check of the result in p->C. The inputs are gathered once per size. */
-static verify_result check_result(sized *z, const variant *v)
+static verify_result check_result(sized *z)
 {
     dist_problem *p = &z->p;
     /* alpha == 0: A and B are NaN and the answer is beta*C0: held to that, as a K = 0 product */
@@ -428,7 +432,6 @@ static verify_result check_result(sized *z, const variant *v)
         res[3] = (double)vr.rows_checked;
     }
     MPI_Bcast(res, 4, MPI_DOUBLE, 0, grid.all);
-    (void)v;
     verify_result out = {res[0], res[1], (long)res[3], (long)res[2] + !all_ok, 0};
     out.pass = out.bad == 0;
     return out;
@@ -464,7 +467,7 @@ static double checked_run(sized *z, const variant *v, int check, verify_result *
     if (check) {
         if (v && v->gpu)
             gpu_get_c(&z->p);
-        *vr = check_result(z, v);
+        *vr = check_result(z);
     }
     return ms;
 }
@@ -738,7 +741,8 @@ int main(int argc, char **argv)
                     continue;
                 }
                 row r = {var->name, s, o.threads[ti], 0, 0, 0, 0, 0, {0},
-                         var->gpu ? gpu_device_name() : cpu_device, cpu_compiler};
+                         var->gpu ? gpu_device_name() : cpu_device,
+                         var->gpu ? gpu_compiler() : cpu_compiler};
                 const int check = o.check && !var->unchecked;
                 const int with_base = o.baseline && !var->gpu;
                 const double warm = checked_run(&z, var, check, &r.vr);

@@ -131,6 +131,7 @@ extern "C" int gpu_init(const dist_grid *g, int device_offset, int always_pack, 
 }
 
 extern "C" const char *gpu_device_name(void) { return gs.prop.name; }
+extern "C" const char *gpu_compiler(void) { return cuda_compiler(); }
 
 extern "C" const char *gpu_library_names(void)
 {

@@ -20,6 +20,7 @@ WEAK int gpu_init(const dist_grid *g, int device_offset, int always_pack, const 
 }
 WEAK const char *gpu_device_name(void) { return "none"; }
 WEAK const char *gpu_library_names(void) { return "none"; }
+WEAK const char *gpu_compiler(void) { return "none"; }
 WEAK void gpu_setup(const dist_grid *g, const dist_problem *p) { (void)g, (void)p; abort(); }
 WEAK void gpu_put_c(const dist_problem *p) { (void)p; abort(); }
 WEAK void gpu_get_c(const dist_problem *p) { (void)p; abort(); }
