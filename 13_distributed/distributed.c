@@ -94,9 +94,10 @@ void summa(const dist_grid *g, int M, int N, int K, float alpha, const float *A,
 }
 
 /* Open MPI moves a non-blocking broadcast along only while the program is inside an MPI call
- * (there is no progress thread by default): the product is done in this many slices of C's
- * columns, with an MPI_Testall between them. A slice packs only its own columns of B; A's panel
- * is read in place by the AVX-512 kernel (packed again per slice by the others: a few per cent). */
+ * (there is no progress thread by default): while the next panel is on its way, the product is
+ * done in slices of C's columns (at most this many), with an MPI_Testall after each; once the
+ * panel is here, the rest in one call. (Slices cost a little: the AVX-512 kernel reads A's panel
+ * in place, but the others pack it again for each slice.) */
 #define PROGRESS_SLICES 8
 
 /* Post the broadcasts of panel p into apanel, bpanel: two requests in req. */
@@ -140,13 +141,14 @@ void summa_overlap(const dist_grid *g, int M, int N, int K, float alpha, const f
             next = panel_of(g, K, kb + 1);
             start_panel(g, &next, m, n, A, lda, B, ldb, apanel[nxt], bpanel[nxt], req[nxt]);
         }
-        for (int j0 = 0; j0 < n; j0 += slice) {
-            gemm_simd(m, min_int(slice, n - j0), p.width, alpha, apanel[cur], p.width,
-                      bpanel[cur] + j0, n, kb == 0 ? beta : 1.0f, &C[IDX(0, j0, ldc)], ldc);
-            if (more) { /* let MPI move panel kb+1 along */
-                int done;
-                MPI_Testall(2, req[nxt], &done, MPI_STATUSES_IGNORE);
-            }
+        int arrived = !more;
+        for (int j0 = 0; j0 < n;) {
+            const int cols = arrived ? n - j0 : min_int(slice, n - j0);
+            gemm_simd(m, cols, p.width, alpha, apanel[cur], p.width, bpanel[cur] + j0, n,
+                      kb == 0 ? beta : 1.0f, &C[IDX(0, j0, ldc)], ldc);
+            j0 += cols;
+            if (!arrived) /* let MPI move panel kb+1 along */
+                MPI_Testall(2, req[nxt], &arrived, MPI_STATUSES_IGNORE);
         }
     }
 }
