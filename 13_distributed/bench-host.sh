@@ -101,12 +101,17 @@ if [ "$cores" -lt 16 ]; then
     bind=none
     echo "note: fewer than 16 cores: oversubscribed, not bound (a dry run, not a measurement)"
 fi
-# A first run that must work; if Open MPI's shared-memory single copy (CMA) is refused here,
-# the copy through the shared segment instead.
-if ! "${MPI[@]}" -np 2 --bind-to none $BIN --variant summa --threads 1 --reps 1 -m 64 >"$out/sanity.txt" 2>&1; then
+# A first run that must work. If it does not: Open MPI's shared-memory single copy (CMA) may be
+# refused here, then the copy through the shared segment; failing that, TCP on loopback.
+sanity() { "${MPI[@]}" -np 2 --bind-to none $BIN --variant summa --threads 1 --reps 1 -m 64 >>"$out/sanity.txt" 2>&1; }
+if ! sanity; then
     MPI+=(--mca btl_vader_single_copy_mechanism none)
-    echo "note: MPI failed with its defaults (sanity.txt); with btl_vader_single_copy_mechanism none"
-    "${MPI[@]}" -np 2 --bind-to none $BIN --variant summa --threads 1 --reps 1 -m 64 || { echo "MPI does not run"; exit 1; }
+    echo "note: MPI failed with its defaults (sanity.txt); trying btl_vader_single_copy_mechanism none"
+    if ! sanity; then
+        MPI+=(--mca btl self,tcp)
+        echo "note: and again; trying --mca btl self,tcp"
+        sanity || { echo "MPI does not run (sanity.txt)"; exit 1; }
+    fi
 fi
 R16=("${MPI[@]}" -np 16 --map-by "$unit" --bind-to "$bind")
 R4=("${MPI[@]}" -np 4 --map-by "$([ $bind = none ] && echo slot || echo slot:PE=4)" --bind-to "$bind")
