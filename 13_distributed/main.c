@@ -573,28 +573,36 @@ int main(int argc, char **argv)
     const int node_ranks = ranks_on_node();
     cli_prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 
-    /* The variant table: the GPU ones where the GPU part is built in and this machine has a GPU
-     * (--variant all runs those). Naming one that cannot run exits 77, "skipped", as a CUDA
-     * stage does on a machine without a GPU. */
+    /* The variant table: the GPU ones where the GPU part is built in and every rank of a node
+     * can have a GPU of its own (--variant all runs those). Naming one that cannot run exits
+     * 77, "skipped", as a CUDA stage does on a machine without a GPU, or 2 with too few GPUs. */
     const int have_gpu = gpu_missing() == NULL;
-    int ndev = have_gpu ? gpu_devices() : 0;
-    MPI_Bcast(&ndev, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int ndev = have_gpu ? gpu_devices() : 0, fewest;
+    int per_rank = ndev >= node_ranks, all_per_rank;
+    MPI_Allreduce(&ndev, &fewest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&per_rank, &all_per_rank, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    ndev = fewest;
     gemm_variant table[NALL];
     variant vars[NALL];
     int nvars = 0;
     for (int v = 0; v < NALL; v++)
-        if (!all_variants[v].gpu || ndev > 0) {
+        if (!all_variants[v].gpu || (ndev > 0 && all_per_rank)) {
             vars[nvars] = all_variants[v];
             table[nvars++] = (gemm_variant){all_variants[v].name, all_variants[v].desc, NULL};
         }
-    for (int a = 1; a + 1 < argc && ndev == 0; a++)
+    for (int a = 1; a + 1 < argc && !(ndev > 0 && all_per_rank); a++)
         if (!strcmp(argv[a], "--variant"))
             for (int v = 0; v < NALL; v++)
                 if (all_variants[v].gpu && strstr(argv[a + 1], all_variants[v].name)) {
-                    if (me == 0)
+                    const int rc = ndev > 0 ? 2 : 77;
+                    if (me == 0 && rc == 77)
                         fprintf(stderr, "%s: --variant %s: %s: skipped\n", cli_prog,
                                 all_variants[v].name, have_gpu ? "no CUDA device" : gpu_missing());
-                    exit(77);
+                    else if (me == 0)
+                        fprintf(stderr, "%s: --variant %s takes one GPU per rank: %d ranks on a "
+                                "node with %d GPU%s\n", cli_prog, all_variants[v].name, node_ranks,
+                                ndev, ndev == 1 ? "" : "s");
+                    exit(rc);
                 }
 
     snprintf(title, sizeof title, "SUMMA on MPI%s against ScaLAPACK's PSGEMM",
