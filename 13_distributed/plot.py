@@ -383,7 +383,8 @@ def tables(src):
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         size = f"{r['m']}" if r["m"] == r["n"] == r["k"] else f"{r['m']}x{r['n']}x{r['k']}"
-        vs = f"{r['gflops'] / float(r['baseline_gflops']):.2f}x" if r["baseline_gflops"] else "-"
+        base = float(r["baseline_gflops"] or 0)  # (0.000 on a tiny size: no ratio)
+        vs = f"{r['gflops'] / base:.2f}x" if base > 0 else "-"
         print(f"| {r['variant']} | {size} | {r['grid']} | {r['ranks']} x {r['threads']} | {r['nb']} | "
               f"{r['ms_median']:.1f} | {r['gflops']:.1f} | {r['gflops'] / (r['ranks'] * r['threads']):.2f} | "
               f"{vs} | {r['check']} |")
