@@ -372,6 +372,10 @@ def load_all(src):
     return rows, comm, folder
 
 
+def size_of(r):
+    return f"{r['m']}" if r["m"] == r["n"] == r["k"] else f"{r['m']}x{r['n']}x{r['k']}"
+
+
 def error(pred, ms):
     return 100.0 * (pred * 1e3 - ms) / ms
 
@@ -382,7 +386,7 @@ def tables(src):
     print("| variant | n | grid | ranks x threads | nb | ms | GFLOP/s | GF/s per core | vs PSGEMM | check |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        size = f"{r['m']}" if r["m"] == r["n"] == r["k"] else f"{r['m']}x{r['n']}x{r['k']}"
+        size = size_of(r)
         base = float(r["baseline_gflops"] or 0)  # (0.000 on a tiny size: no ratio)
         vs = f"{r['gflops'] / base:.2f}x" if base > 0 else "-"
         print(f"| {r['variant']} | {size} | {r['grid']} | {r['ranks']} x {r['threads']} | {r['nb']} | "
@@ -397,7 +401,7 @@ def tables(src):
         print("|---|---|---|---|---|---|---|---|---|---|")
         for r, tl, ta in checks:
             fmt = lambda t: (f"{t * 1e3:.1f} | {error(t, r['ms_median']):+.1f}%" if t else "- | -")  # noqa: E731
-            print(f"| {r['variant']} | {r['n']} | {r['grid']} | {r['ranks']} x {r['threads']} | {r['nb']} | "
+            print(f"| {r['variant']} | {size_of(r)} | {r['grid']} | {r['ranks']} x {r['threads']} | {r['nb']} | "
                   f"{r['ms_median']:.1f} | {fmt(tl)} | {fmt(ta)} |")
         errs = [abs(error(tl, r["ms_median"])) for r, tl, _ in checks if tl]
         if errs:
@@ -419,6 +423,8 @@ def tables(src):
         if b.pingpong:
             print(f"| ping-pong | 2 | {b.pingpong[0] * 1e6:.2f} | {1e-9 / b.pingpong[1] if b.pingpong[1] else float('inf'):.2f} |")
         for q, (a, be) in sorted(b.fits.items()):
+            if q < 2:
+                continue
             print(f"| broadcast | {q} | {a * 1e6:.2f} | {1e-9 / be if be else float('inf'):.2f} |")
     projection_table(folder)
 
