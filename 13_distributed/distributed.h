@@ -1,13 +1,15 @@
 /* distributed.h: stage 13's process grid, its block-cyclic layout and the distributed contract.
  *
  *   distributed.c   summa, summa_overlap: the panel loop over MPI (the lesson; exercise.c)
- *   layout.c        the block-cyclic arithmetic, filling and scaling local blocks
+ *   layout.c        filling and scaling local blocks; local_only
  *   psgemm.c        ScaLAPACK's PSGEMM on the same blocks (the baseline, and the example of
  *                   how a program calls it)
  *   nccl.cu         summa_nccl: the same loop on GPUs, panels broadcast by NCCL
  *   check.c         gathering sampled rows to rank 0 and the double-precision check
  *   comm_bench.c    ping-pong and broadcast timings: the model's alpha and beta
- *   main.c          the command line, the runs, the table and the CSV
+ *   harness.c       the runs: blocks made and poisoned, checked, timed against PSGEMM, the
+ *                   table and the CSV (bench.c's counterpart for MPI)
+ *   main.c          the variant table, the command line, the grid
  *
  * The grid. P = PR x PC ranks; rank r sits in process row r / PC and process column r % PC.
  * The layout. Every matrix is cut into nb x nb blocks, dealt out cyclically: block (I, J) lives
