@@ -14,11 +14,8 @@
 #include "tensor_cores.h"
 #include "verify.h"
 
-/* c in the bound c (K+2) u (|alpha||A||B| + |beta||C|): from --probe (README: "The check") */
-#define ERR_C 3.0
-
 #define BF16_VARIANT(NAME, DESC, FN)                                                          \
-    {.name = NAME, .desc = DESC, .fn = gemm_bf16_variant, .err_c = ERR_C, .fn_bf16 = FN}
+    {.name = NAME, .desc = DESC, .fn = gemm_bf16_variant, .err_c = TC_ERR_C, .fn_bf16 = FN}
 
 static const gemm_variant variants[] = {
     BF16_VARIANT("wmma", "WMMA fragments: 16x16x16 BF16 products per warp call, 128x128 tiles "

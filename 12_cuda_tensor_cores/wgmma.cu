@@ -221,7 +221,7 @@ static __device__ __forceinline__ void tile_at(int t, int rows, int cols, int gr
 /* CLUSTER CTAs side by side in M share their B tile: each loads BN/64/CLUSTER of its boxes
  * into every CTA of the cluster. With PERSISTENT the grid is one CTA per SM (as many as fit),
  * each taking every gridDim-th tile; without, one CTA per tile. */
-template <int BN, int STAGES, int CLUSTER>
+template <int BN, int STAGES, int CLUSTER, bool MC = true>
 __global__ void __launch_bounds__(WS_THREADS, 1)
 wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB,
                 int M, int N, int K, float alpha, float beta, float *C, int ldc, int group,
@@ -240,7 +240,7 @@ wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant_
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
             mbar_init(&full[s], 1);                /* the producer's expect_tx */
-            mbar_init(&empty[s], 2 * CLUSTER);     /* each consumer of each CTA of the cluster */
+            mbar_init(&empty[s], MC ? 2 * CLUSTER : 2); /* each consumer of each CTA of the cluster */
         }
         mbar_fence_init();
     }
@@ -266,7 +266,7 @@ wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant_
 #pragma unroll
                     for (int c = 0; c < BN / 64; c++) {
                         uint8_t *dst = stage + A_TILE + c * B_BOX;
-                        if (CLUSTER == 1)
+                        if (CLUSTER == 1 || !MC)
                             tma_load(dst, &mapB, &full[s], n0 + 64 * c, kt * BK);
                         else if (c % CLUSTER == (int)rank)
                             tma_load_multicast(dst, &mapB, &full[s], n0 + 64 * c, kt * BK,
@@ -295,14 +295,14 @@ wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant_
                 fence_regs(d);
                 if (kt > 0 && threadIdx.x % 128 == 0)
                     for (int r = 0; r < CLUSTER; r++)
-                        CLUSTER > 1 ? mbar_arrive_cluster(&empty[prev], r) : mbar_arrive(&empty[prev]);
+                        CLUSTER > 1 && MC ? mbar_arrive_cluster(&empty[prev], r) : mbar_arrive(&empty[prev]);
                 prev = s;
             }
             wgmma_wait<0>();
             fence_regs(d);
             if (threadIdx.x % 128 == 0)
                 for (int r = 0; r < CLUSTER; r++)
-                    CLUSTER > 1 ? mbar_arrive_cluster(&empty[prev], r) : mbar_arrive(&empty[prev]);
+                    CLUSTER > 1 && MC ? mbar_arrive_cluster(&empty[prev], r) : mbar_arrive(&empty[prev]);
             store_tile<BN>(d, m0 + row, n0, M, N, alpha, beta, C, ldc, vec2);
         }
     }
@@ -310,24 +310,31 @@ wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant_
         cluster_sync(); /* no CTA leaves while its peer may still signal its barriers */
 }
 
-template <int BN, int STAGES, int CLUSTER> struct ws_launcher {
+template <int BN, int STAGES, int CLUSTER, bool MC = true> struct ws_launcher {
     static constexpr int SMEM = STAGES * (A_TILE + BK * BN * 2) + 1024 + 2 * STAGES * 8;
 
     static void run(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
                     const gemm_bf16 *B, int ldb, float beta, float *C, int ldc, int group,
                     bool persistent)
     {
-        auto kernel = wgmma_ws_kernel<BN, STAGES, CLUSTER>;
+        auto kernel = wgmma_ws_kernel<BN, STAGES, CLUSTER, MC>;
         static int smem = set_smem((const void *)kernel, SMEM);
         aligned_copy op(M, N, K, A, lda, B, ldb);
         CUtensorMap mapA = tensor_map(op.A, M, K, op.lda, BM);
         CUtensorMap mapB = tensor_map(op.B, K, N, op.ldb, BK);
         bool vec2 = ldc % 2 == 0 && ((uintptr_t)C & 7) == 0;
         long tiles = (long)ceil_div(M, BM * CLUSTER) * ceil_div(N, BN);
-        long grid = persistent ? (tiles < max_clusters() ? tiles : max_clusters()) : tiles;
+        long most = getenv("TC_GRID") ? atol(getenv("TC_GRID")) : max_clusters();
+        long grid = persistent ? (tiles < most ? tiles : most) : tiles;
         cudaLaunchConfig_t cfg = {};
         cudaLaunchAttribute attr[1];
         config(&cfg, attr, (unsigned)(grid * CLUSTER), smem);
+        if (getenv("TC_DEBUG")) {
+            static bool said;
+            if (!said)
+                fprintf(stderr, "debug: BN %d stages %d cluster %d mc %d: max_clusters %ld grid %ld tiles %ld\n", BN, STAGES, CLUSTER, (int)MC, max_clusters(), grid, tiles);
+            said = true;
+        }
         CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, mapA, mapB, M, N, K, alpha, beta, C, ldc,
                                       group, vec2));
         op.release();
@@ -340,8 +347,8 @@ template <int BN, int STAGES, int CLUSTER> struct ws_launcher {
         if (!n) {
             cudaLaunchConfig_t cfg = {};
             cudaLaunchAttribute attr[1];
-            config(&cfg, attr, CLUSTER * gemm_sm_count(), set_smem((const void *)wgmma_ws_kernel<BN, STAGES, CLUSTER>, SMEM));
-            CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, (const void *)wgmma_ws_kernel<BN, STAGES, CLUSTER>, &cfg));
+            config(&cfg, attr, CLUSTER * gemm_sm_count(), set_smem((const void *)wgmma_ws_kernel<BN, STAGES, CLUSTER, MC>, SMEM));
+            CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, (const void *)wgmma_ws_kernel<BN, STAGES, CLUSTER, MC>, &cfg));
             if (n < 1)
                 n = 1;
         }
@@ -392,22 +399,23 @@ void gemm_wgmma_persistent(int M, int N, int K, float alpha, const gemm_bf16 *A,
 
 /* ---- --tune: the persistent kernel's configurations, each alone ------------------------------ */
 
-template <int BN, int STAGES, int CLUSTER, int GROUP>
+template <int BN, int STAGES, int CLUSTER, int GROUP, bool MC = true>
 static void tune_fn(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
                     const gemm_bf16 *B, int ldb, float beta, float *C, int ldc)
 {
     if (bf16_edges(M, N, K, alpha, beta, C, ldc))
         return;
-    ws_launcher<BN, STAGES, CLUSTER>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, GROUP, true);
+    ws_launcher<BN, STAGES, CLUSTER, MC>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, GROUP, true);
 }
 
 #define TUNE(BN, ST, CL, G)                                                                   \
-    {"persistent/" #BN "x" #ST "_c" #CL "_g" #G,                                               \
-     "128x" #BN " tiles, " #ST " stages, clusters of " #CL ", groups of " #G " rows",          \
-     gemm_bf16_variant, 3.0, 0, 0, .fn_bf16 = tune_fn<BN, ST, CL, G>}
+    {.name = "persistent/" #BN "x" #ST "_c" #CL "_g" #G,                                       \
+     .desc = "128x" #BN " tiles, " #ST " stages, clusters of " #CL ", groups of " #G " rows",  \
+     .fn = gemm_bf16_variant, .err_c = TC_ERR_C, .fn_bf16 = tune_fn<BN, ST, CL, G>}
 
 const gemm_variant wgmma_tune_variants[] = {
     TUNE(256, 4, 2, 8), TUNE(256, 4, 2, 0), TUNE(256, 4, 2, 16), TUNE(256, 4, 2, 4),
     TUNE(256, 4, 1, 8), TUNE(256, 3, 2, 8), TUNE(128, 6, 2, 8), TUNE(128, 6, 1, 8),
+    {.name = "persistent/256x4_c2nomc_g8", .desc = "clusters of 2 without multicast", .fn = gemm_bf16_variant, .err_c = TC_ERR_C, .fn_bf16 = tune_fn<256, 4, 2, 8, false>},
 };
 const int wgmma_tune_nvariants = sizeof wgmma_tune_variants / sizeof wgmma_tune_variants[0];
