@@ -294,14 +294,14 @@ wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant_
                 wgmma_wait<1>(); /* the previous stage's multiplies are done: release it */
                 fence_regs(d);
                 if (kt > 0 && threadIdx.x % 128 == 0)
-                    for (int r = 0; r < CLUSTER; r++)
+                    for (int r = 0; r < (MC ? CLUSTER : 1); r++)
                         CLUSTER > 1 && MC ? mbar_arrive_cluster(&empty[prev], r) : mbar_arrive(&empty[prev]);
                 prev = s;
             }
             wgmma_wait<0>();
             fence_regs(d);
             if (threadIdx.x % 128 == 0)
-                for (int r = 0; r < CLUSTER; r++)
+                for (int r = 0; r < (MC ? CLUSTER : 1); r++)
                     CLUSTER > 1 && MC ? mbar_arrive_cluster(&empty[prev], r) : mbar_arrive(&empty[prev]);
             store_tile<BN>(d, m0 + row, n0, M, N, alpha, beta, C, ldc, vec2);
         }
