@@ -7,8 +7,8 @@
  *                     cp.async need it: lda a multiple of 8 elements, the first row aligned)
  *   aligned_copy      A and B as the kernels read them: the caller's, or where a row stride is
  *                     not a multiple of 8 elements (lda = 4097), a copy with rows padded to
- *                     whole 16 bytes, made on the stream before the kernel (one read and one
- *                     write of the operand: ~21 us for 4097 x 4097 at 3.2 TB/s)
+ *                     whole 128-byte lines, made on the stream before the kernel (one read and
+ *                     one write of the operand: ~21 us for 4097 x 4097 at 3.2 TB/s)
  */
 #ifndef OPERANDS_CUH
 #define OPERANDS_CUH
@@ -79,8 +79,8 @@ struct aligned_copy {
             return;
         keep_pool();
         cudaStream_t st = gemm_stream();
-        size_t a_elems = pad_a ? (size_t)M * round8(K) : 0;
-        size_t b_elems = pad_b ? (size_t)K * round8(N) : 0;
+        size_t a_elems = pad_a ? (size_t)M * padded(K) : 0;
+        size_t b_elems = pad_b ? (size_t)K * padded(N) : 0;
         CUDA_CHECK(cudaMallocAsync((void **)&buf, (a_elems + b_elems) * sizeof(gemm_bf16), st));
         if (pad_a)
             A = copy(st, buf, A0, M, K, lda0, &lda);
@@ -95,11 +95,12 @@ struct aligned_copy {
     }
 
   private:
-    static int round8(int n) { return (n + 7) / 8 * 8; }
+    /* whole 128-byte lines: a TMA box row that starts mid-line costs two lines */
+    static int padded(int n) { return (n + 63) / 64 * 64; }
     static const gemm_bf16 *copy(cudaStream_t st, gemm_bf16 *dst, const gemm_bf16 *src, int rows,
                                  int cols, int lds, int *ldd)
     {
-        *ldd = round8(cols);
+        *ldd = padded(cols);
         long pieces = (long)rows * (*ldd / 8);
         int blocks = (int)(pieces / 256 + 1 < 65536 ? pieces / 256 + 1 : 65536);
         pad_rows_bf16_kernel<<<blocks, 256, 0, st>>>(rows, cols, src, lds, dst, *ldd);
