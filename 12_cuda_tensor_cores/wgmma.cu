@@ -60,9 +60,10 @@ static CUtensorMap tensor_map(const gemm_bf16 *X, int rows, int cols, int ld, in
     cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
     cuuint64_t strides[1] = {(cuuint64_t)ld * sizeof(gemm_bf16)};
     cuuint32_t box[2] = {64, (cuuint32_t)box_rows}, elem[2] = {1, 1};
+    CUtensorMapL2promotion promo = getenv("TC_L2PROMO") ? (CUtensorMapL2promotion)atoi(getenv("TC_L2PROMO")) : CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
     CUresult r = encode_tiled()(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)X, dims,
                                 strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                CU_TENSOR_MAP_SWIZZLE_128B, promo,
                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
         fprintf(stderr, "cuTensorMapEncodeTiled: error %d for a %d x %d matrix, ld %d\n", (int)r,
@@ -117,6 +118,7 @@ static __device__ __forceinline__ void mma_stage(float (&d)[BN / 2], const uint8
     }
 }
 
+__device__ int g_nostore;
 /* The warpgroup's 64 x BN result, rows row0.., columns n0.., into C (layout: hopper.cuh). */
 template <int BN>
 static __device__ __forceinline__ void store_tile(const float (&d)[BN / 2], int row0, int n0,
@@ -125,7 +127,7 @@ static __device__ __forceinline__ void store_tile(const float (&d)[BN / 2], int 
 {
     int lane = threadIdx.x % 32, r = row0 + threadIdx.x / 32 % 4 * 16 + lane / 4;
     int c = n0 + 2 * (lane % 4);
-    if (r >= M)
+    if (r >= M || g_nostore)
         return;
 #pragma unroll
     for (int j = 0; j < BN / 8; j++) {
@@ -329,6 +331,10 @@ template <int BN, int STAGES, int CLUSTER, bool MC = true> struct ws_launcher {
         cudaLaunchConfig_t cfg = {};
         cudaLaunchAttribute attr[1];
         config(&cfg, attr, (unsigned)(grid * CLUSTER), smem);
+        if (getenv("TC_NOSTORE")) {
+            int one = 1;
+            CUDA_CHECK(cudaMemcpyToSymbol(g_nostore, &one, sizeof one));
+        }
         if (getenv("TC_DEBUG")) {
             static bool said;
             if (!said)
