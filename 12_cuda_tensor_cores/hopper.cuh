@@ -5,7 +5,8 @@
  *              another CTA of the cluster (mapa gives its address of the same variable)
  *   TMA        cp.async.bulk.tensor: one thread asks the copy engine for a 2-D box of a
  *              tensor map; the engine writes it to shared memory (128-byte swizzled) and counts
- *              the bytes down on an mbarrier; .multicast writes the box into several CTAs
+ *              the bytes down on an mbarrier; .multicast writes the box into several CTAs;
+ *              the other way, a box of shared memory into the tensor (a bulk group)
  *   wgmma      a warpgroup (4 warps, 128 threads) multiplies a 64 x 16 tile of A by a
  *              16 x N tile of B, both in shared memory, into 64 x N FP32 accumulators in
  *              registers; asynchronous: fence, issue, commit a group, wait for groups
@@ -102,6 +103,39 @@ static __device__ __forceinline__ void tma_load_multicast(void *dst, const void 
                  ".multicast::cluster [%0], [%1, {%4, %5}], [%2], %3;" ::"r"(smem_u32(dst)),
                  "l"((uint64_t)map), "r"(smem_u32(bar)), "h"(cta_mask), "r"(x), "r"(y)
                  : "memory");
+}
+
+/* the box of `map` at column x, row y from shared memory at src (TMA store: what lies outside
+ * the tensor is not written); a bulk group per commit, waited for by the issuing thread */
+static __device__ __forceinline__ void tma_store(const void *map, const void *src, int x, int y)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];"
+                 ::"l"((uint64_t)map), "r"(smem_u32(src)), "r"(x), "r"(y)
+                 : "memory");
+}
+static __device__ __forceinline__ void bulk_commit()
+{
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+/* all but the N most recent groups have read their shared memory (it may be written again) */
+template <int N> static __device__ __forceinline__ void bulk_wait_read()
+{
+    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+}
+/* all but the N most recent groups are complete (their writes done) */
+template <int N> static __device__ __forceinline__ void bulk_wait()
+{
+    asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");
+}
+/* ordinary shared-memory stores before this are seen by the copy engine's reads after it */
+static __device__ __forceinline__ void fence_proxy_async()
+{
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+/* a barrier for `count` threads only (a warpgroup), number id (0 is __syncthreads') */
+static __device__ __forceinline__ void named_sync(int id, int count)
+{
+    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
 }
 
 /* ---- registers ---- */

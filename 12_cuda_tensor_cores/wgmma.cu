@@ -51,19 +51,23 @@ static PFN_cuTensorMapEncodeTiled_v12000 encode_tiled(void)
     return fn;
 }
 
-/* A rows x cols row-major BF16 matrix (row stride ld, a multiple of 8 elements) read in boxes
- * of box_rows x 64 columns: each box row is 128 bytes, stored with the 128-byte swizzle (16-byte
- * chunk c of row r lands at chunk c ^ (r % 8)); outside the matrix the box is filled with zeros. */
-static CUtensorMap tensor_map(const gemm_bf16 *X, int rows, int cols, int ld, int box_rows)
+/* A rows x cols row-major matrix (row stride ld elements; ld x the element size a multiple of
+ * 16 bytes) read or written in boxes of box_rows x box_cols, 128 bytes a box row, stored in
+ * shared memory with the 128-byte swizzle (16-byte chunk c of box row r at chunk c ^ (r % 8));
+ * reads outside the matrix give zeros, writes there are dropped. Rows that do not start on
+ * 128-byte lines are read without L2 promotion (256-byte promotion then fetches lines twice:
+ * measured, 6000 x 6000 at 89% of 6016's speed). */
+static CUtensorMap tensor_map(const void *X, CUtensorMapDataType type, int esize, int rows,
+                              int cols, int ld, int box_rows, int box_cols)
 {
     CUtensorMap map;
     cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
-    cuuint64_t strides[1] = {(cuuint64_t)ld * sizeof(gemm_bf16)};
-    cuuint32_t box[2] = {64, (cuuint32_t)box_rows}, elem[2] = {1, 1};
-    CUtensorMapL2promotion promo = getenv("TC_L2PROMO") ? (CUtensorMapL2promotion)atoi(getenv("TC_L2PROMO")) : CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
-    CUresult r = encode_tiled()(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)X, dims,
-                                strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                CU_TENSOR_MAP_SWIZZLE_128B, promo,
+    cuuint64_t strides[1] = {(cuuint64_t)ld * esize};
+    cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows}, elem[2] = {1, 1};
+    CUtensorMapL2promotion promo = getenv("TC_L2PROMO") ? (CUtensorMapL2promotion)atoi(getenv("TC_L2PROMO")) : strides[0] % 128 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+                                                         : CU_TENSOR_MAP_L2_PROMOTION_NONE;
+    CUresult r = encode_tiled()(&map, type, 2, (void *)X, dims, strides, box, elem,
+                                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, promo,
                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
         fprintf(stderr, "cuTensorMapEncodeTiled: error %d for a %d x %d matrix, ld %d\n", (int)r,
@@ -71,6 +75,12 @@ static CUtensorMap tensor_map(const gemm_bf16 *X, int rows, int cols, int ld, in
         exit(1);
     }
     return map;
+}
+
+/* BF16 A or B: boxes of box_rows x 64 */
+static CUtensorMap bf16_map(const gemm_bf16 *X, int rows, int cols, int ld, int box_rows)
+{
+    return tensor_map(X, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, rows, cols, ld, box_rows, 64);
 }
 
 static int set_smem(const void *kernel, int bytes)
@@ -137,6 +147,42 @@ static __device__ __forceinline__ void store_tile(const float (&d)[BN / 2], int 
     }
 }
 
+/* The same through shared memory and the copy engine: the 64 x BN result in 64 x 32 chunks
+ * (8 KiB, 128-byte swizzled rows), alternately in two buffers; the warpgroup writes one while
+ * the engine reads the other, and the engine writes C while the warpgroup goes on to its next
+ * tile (with direct stores, every SM wrote its tile at the same moment and waited: 10% of the
+ * time at 4096, measured). The engine drops what lies outside C. For beta == 0. */
+#define C_CHUNK (64 * 32 * 4)
+template <int BN>
+static __device__ __forceinline__ void store_tile_tma(const float (&d)[BN / 2], uint8_t *buf,
+                                                      const void *mapC, int row0, int n0,
+                                                      float alpha, int bar_id)
+{
+    int tid = threadIdx.x % 128, lane = tid % 32, t = lane % 4;
+    int r = tid / 32 * 16 + lane / 4; /* and r + 8: rows of the 64 */
+#pragma unroll
+    for (int j = 0; j < BN / 32; j++) {
+        uint8_t *b = buf + j % 2 * C_CHUNK;
+        if (tid == 0)
+            bulk_wait_read<1>(); /* the chunk before last, from this buffer, is read */
+        named_sync(bar_id, 128);
+#pragma unroll
+        for (int q = 0; q < 4; q++) { /* columns 8q + 2t, +1 of the chunk: 16-byte unit 2q + t/2 */
+            int jj = 4 * j + q, unit = (2 * q + t / 2) ^ (r % 8);
+            *reinterpret_cast<float2 *>(b + r * 128 + unit * 16 + t % 2 * 8) =
+                make_float2(alpha * d[4 * jj], alpha * d[4 * jj + 1]);
+            *reinterpret_cast<float2 *>(b + (r + 8) * 128 + unit * 16 + t % 2 * 8) =
+                make_float2(alpha * d[4 * jj + 2], alpha * d[4 * jj + 3]);
+        }
+        fence_proxy_async();
+        named_sync(bar_id, 128);
+        if (tid == 0) {
+            tma_store(mapC, b, n0 + 32 * j, row0);
+            bulk_commit();
+        }
+    }
+}
+
 /* ---- wgmma_tma: TMA and wgmma, no specialisation ---------------------------------------------- */
 
 #define T_BN 128
@@ -187,8 +233,8 @@ void gemm_wgmma_tma(int M, int N, int K, float alpha, const gemm_bf16 *A, int ld
         return;
     static int smem = set_smem((const void *)wgmma_tma_kernel, T_SMEM);
     aligned_copy op(M, N, K, A, lda, B, ldb);
-    CUtensorMap mapA = tensor_map(op.A, M, K, op.lda, BM);
-    CUtensorMap mapB = tensor_map(op.B, K, N, op.ldb, BK);
+    CUtensorMap mapA = bf16_map(op.A, M, K, op.lda, BM);
+    CUtensorMap mapB = bf16_map(op.B, K, N, op.ldb, BK);
     bool vec2 = ldc % 2 == 0 && ((uintptr_t)C & 7) == 0;
     long tiles = (long)ceil_div(M, BM) * ceil_div(N, T_BN);
     wgmma_tma_kernel<<<(unsigned)tiles, 256, smem, gemm_stream()>>>(mapA, mapB, M, N, K, alpha,
@@ -223,16 +269,17 @@ static __device__ __forceinline__ void tile_at(int t, int rows, int cols, int gr
 /* CLUSTER CTAs side by side in M share their B tile: each loads BN/64/CLUSTER of its boxes
  * into every CTA of the cluster. With PERSISTENT the grid is one CTA per SM (as many as fit),
  * each taking every gridDim-th tile; without, one CTA per tile. */
-template <int BN, int STAGES, int CLUSTER, bool MC = true>
+template <int BN, int STAGES, int CLUSTER, bool MC = true, bool TMA_C = false>
 __global__ void __launch_bounds__(WS_THREADS, 1)
 wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB,
-                int M, int N, int K, float alpha, float beta, float *C, int ldc, int group,
-                bool vec2)
+                const __grid_constant__ CUtensorMap mapC, int M, int N, int K, float alpha,
+                float beta, float *C, int ldc, int group, bool vec2, bool tma_c)
 {
     constexpr int STAGE = A_TILE + BK * BN * 2;
     extern __shared__ uint8_t smem_raw[];
     uint8_t *smem = align1024(smem_raw);
-    uint64_t *full = (uint64_t *)(smem + STAGES * STAGE), *empty = full + STAGES;
+    uint8_t *cbuf = smem + STAGES * STAGE; /* TMA_C: two chunks per consumer */
+    uint64_t *full = (uint64_t *)(cbuf + (TMA_C ? 4 * C_CHUNK : 0)), *empty = full + STAGES;
     int wg = threadIdx.x / 128;
     unsigned rank = CLUSTER > 1 ? cluster_rank() : 0;
     int cluster = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
@@ -305,26 +352,37 @@ wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant_
             if (threadIdx.x % 128 == 0)
                 for (int r = 0; r < (MC ? CLUSTER : 1); r++)
                     CLUSTER > 1 && MC ? mbar_arrive_cluster(&empty[prev], r) : mbar_arrive(&empty[prev]);
-            store_tile<BN>(d, m0 + row, n0, M, N, alpha, beta, C, ldc, vec2);
+            if (TMA_C && tma_c)
+                store_tile_tma<BN>(d, cbuf + (wg - 1) * 2 * C_CHUNK, &mapC, m0 + row, n0, alpha, wg);
+            else
+                store_tile<BN>(d, m0 + row, n0, M, N, alpha, beta, C, ldc, vec2);
         }
+        if (TMA_C && tma_c && threadIdx.x % 128 == 0)
+            bulk_wait<0>(); /* C written before the CTA ends */
     }
     if (CLUSTER > 1)
         cluster_sync(); /* no CTA leaves while its peer may still signal its barriers */
 }
 
-template <int BN, int STAGES, int CLUSTER, bool MC = true> struct ws_launcher {
-    static constexpr int SMEM = STAGES * (A_TILE + BK * BN * 2) + 1024 + 2 * STAGES * 8;
+template <int BN, int STAGES, int CLUSTER, bool MC = true, bool TMA_C = false> struct ws_launcher {
+    static constexpr int SMEM =
+        STAGES * (A_TILE + BK * BN * 2) + (TMA_C ? 4 * C_CHUNK : 0) + 1024 + 2 * STAGES * 8;
 
     static void run(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
                     const gemm_bf16 *B, int ldb, float beta, float *C, int ldc, int group,
                     bool persistent)
     {
-        auto kernel = wgmma_ws_kernel<BN, STAGES, CLUSTER, MC>;
+        auto kernel = wgmma_ws_kernel<BN, STAGES, CLUSTER, MC, TMA_C>;
         static int smem = set_smem((const void *)kernel, SMEM);
         aligned_copy op(M, N, K, A, lda, B, ldb);
-        CUtensorMap mapA = tensor_map(op.A, M, K, op.lda, BM);
-        CUtensorMap mapB = tensor_map(op.B, K, N, op.ldb, BK);
+        CUtensorMap mapA = bf16_map(op.A, M, K, op.lda, BM);
+        CUtensorMap mapB = bf16_map(op.B, K, N, op.ldb, BK);
         bool vec2 = ldc % 2 == 0 && ((uintptr_t)C & 7) == 0;
+        /* C through the copy engine where its rows start on 16 bytes and it is not read */
+        bool tma_c = TMA_C && beta == 0.0f && ldc % 4 == 0 && ((uintptr_t)C & 15) == 0;
+        CUtensorMap mapC = {};
+        if (tma_c)
+            mapC = tensor_map(C, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, M, N, ldc, 64, 32);
         long tiles = (long)ceil_div(M, BM * CLUSTER) * ceil_div(N, BN);
         long most = getenv("TC_GRID") ? atol(getenv("TC_GRID")) : max_clusters();
         long grid = persistent ? (tiles < most ? tiles : most) : tiles;
@@ -341,8 +399,8 @@ template <int BN, int STAGES, int CLUSTER, bool MC = true> struct ws_launcher {
                 fprintf(stderr, "debug: BN %d stages %d cluster %d mc %d: max_clusters %ld grid %ld tiles %ld\n", BN, STAGES, CLUSTER, (int)MC, max_clusters(), grid, tiles);
             said = true;
         }
-        CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, mapA, mapB, M, N, K, alpha, beta, C, ldc,
-                                      group, vec2));
+        CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, mapA, mapB, mapC, M, N, K, alpha, beta, C,
+                                      ldc, group, vec2, tma_c));
         op.release();
     }
     /* how many clusters of this kernel the GPU runs at once (for 2-CTA clusters, fewer than
@@ -353,8 +411,8 @@ template <int BN, int STAGES, int CLUSTER, bool MC = true> struct ws_launcher {
         if (!n) {
             cudaLaunchConfig_t cfg = {};
             cudaLaunchAttribute attr[1];
-            config(&cfg, attr, CLUSTER * gemm_sm_count(), set_smem((const void *)wgmma_ws_kernel<BN, STAGES, CLUSTER, MC>, SMEM));
-            CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, (const void *)wgmma_ws_kernel<BN, STAGES, CLUSTER, MC>, &cfg));
+            config(&cfg, attr, CLUSTER * gemm_sm_count(), set_smem((const void *)wgmma_ws_kernel<BN, STAGES, CLUSTER, MC, TMA_C>, SMEM));
+            CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, (const void *)wgmma_ws_kernel<BN, STAGES, CLUSTER, MC, TMA_C>, &cfg));
             if (n < 1)
                 n = 1;
         }
@@ -395,23 +453,27 @@ void gemm_wgmma_persistent(int M, int N, int K, float alpha, const gemm_bf16 *A,
         return;
     long rows = ceil_div(M, 2 * BM);
     long wide = rows * ceil_div(N, 256), narrow = rows * ceil_div(N, 128);
-    long cw = ws_launcher<256, 4, 2>::max_clusters(), cn = ws_launcher<128, 6, 2>::max_clusters();
+    long cw = ws_launcher<256, 4, 2, true, true>::max_clusters();
+    long cn = ws_launcher<128, 6, 2, true, true>::max_clusters();
     double t_wide = (double)((wide + cw - 1) / cw), t_narrow = 0.58 * ((narrow + cn - 1) / cn);
     if (t_narrow < t_wide)
-        ws_launcher<128, 6, 2>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, GROUP_ROWS, true);
+        ws_launcher<128, 6, 2, true, true>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
+                                                GROUP_ROWS, true);
     else
-        ws_launcher<256, 4, 2>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, GROUP_ROWS, true);
+        ws_launcher<256, 4, 2, true, true>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
+                                                GROUP_ROWS, true);
 }
 
 /* ---- --tune: the persistent kernel's configurations, each alone ------------------------------ */
 
-template <int BN, int STAGES, int CLUSTER, int GROUP, bool MC = true>
+template <int BN, int STAGES, int CLUSTER, int GROUP, bool MC = true, bool TMA_C = true>
 static void tune_fn(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
                     const gemm_bf16 *B, int ldb, float beta, float *C, int ldc)
 {
     if (bf16_edges(M, N, K, alpha, beta, C, ldc))
         return;
-    ws_launcher<BN, STAGES, CLUSTER, MC>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, GROUP, true);
+    ws_launcher<BN, STAGES, CLUSTER, MC, TMA_C>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
+                                                    GROUP, true);
 }
 
 #define TUNE(BN, ST, CL, G)                                                                   \
@@ -423,5 +485,6 @@ const gemm_variant wgmma_tune_variants[] = {
     TUNE(256, 4, 2, 8), TUNE(256, 4, 2, 0), TUNE(256, 4, 2, 16), TUNE(256, 4, 2, 4),
     TUNE(256, 4, 1, 8), TUNE(256, 3, 2, 8), TUNE(128, 6, 2, 8), TUNE(128, 6, 1, 8),
     {.name = "persistent/256x4_c2nomc_g8", .desc = "clusters of 2 without multicast", .fn = gemm_bf16_variant, .err_c = TC_ERR_C, .fn_bf16 = tune_fn<256, 4, 2, 8, false>},
+    {.name = "persistent/256x4_c2_g8_direct", .desc = "direct stores", .fn = gemm_bf16_variant, .err_c = TC_ERR_C, .fn_bf16 = tune_fn<256, 4, 2, 8, true, false>},
 };
 const int wgmma_tune_nvariants = sizeof wgmma_tune_variants / sizeof wgmma_tune_variants[0];
