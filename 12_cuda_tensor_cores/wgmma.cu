@@ -64,7 +64,7 @@ static CUtensorMap tensor_map(const void *X, CUtensorMapDataType type, int esize
     cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
     cuuint64_t strides[1] = {(cuuint64_t)ld * esize};
     cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows}, elem[2] = {1, 1};
-    CUtensorMapL2promotion promo = getenv("TC_L2PROMO") ? (CUtensorMapL2promotion)atoi(getenv("TC_L2PROMO")) : strides[0] % 128 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+    CUtensorMapL2promotion promo = strides[0] % 128 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
                                                          : CU_TENSOR_MAP_L2_PROMOTION_NONE;
     CUresult r = encode_tiled()(&map, type, 2, (void *)X, dims, strides, box, elem,
                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, promo,
@@ -128,7 +128,6 @@ static __device__ __forceinline__ void mma_stage(float (&d)[BN / 2], const uint8
     }
 }
 
-__device__ int g_nostore;
 /* The warpgroup's 64 x BN result, rows row0.., columns n0.., into C (layout: hopper.cuh). */
 template <int BN>
 static __device__ __forceinline__ void store_tile(const float (&d)[BN / 2], int row0, int n0,
@@ -137,7 +136,7 @@ static __device__ __forceinline__ void store_tile(const float (&d)[BN / 2], int 
 {
     int lane = threadIdx.x % 32, r = row0 + threadIdx.x / 32 % 4 * 16 + lane / 4;
     int c = n0 + 2 * (lane % 4);
-    if (r >= M || g_nostore)
+    if (r >= M)
         return;
 #pragma unroll
     for (int j = 0; j < BN / 8; j++) {
@@ -378,27 +377,19 @@ template <int BN, int STAGES, int CLUSTER, bool MC = true, bool TMA_C = false> s
         CUtensorMap mapA = bf16_map(op.A, M, K, op.lda, BM);
         CUtensorMap mapB = bf16_map(op.B, K, N, op.ldb, BK);
         bool vec2 = ldc % 2 == 0 && ((uintptr_t)C & 7) == 0;
-        /* C through the copy engine where its rows start on 16 bytes and it is not read */
-        bool tma_c = TMA_C && beta == 0.0f && ldc % 4 == 0 && ((uintptr_t)C & 15) == 0;
+        /* C through the copy engine where it is not read, its rows start on 16 bytes and end on
+         * them: the engine writes whole 16-byte pieces, and one that crosses the end of a row
+         * is written whole, into the padding (measured: N = 127, ldc = 132) */
+        bool tma_c = TMA_C && beta == 0.0f && ldc % 4 == 0 && N % 4 == 0 &&
+                     ((uintptr_t)C & 15) == 0;
         CUtensorMap mapC = {};
         if (tma_c)
             mapC = tensor_map(C, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, M, N, ldc, 64, 32);
         long tiles = (long)ceil_div(M, BM * CLUSTER) * ceil_div(N, BN);
-        long most = getenv("TC_GRID") ? atol(getenv("TC_GRID")) : max_clusters();
-        long grid = persistent ? (tiles < most ? tiles : most) : tiles;
+        long grid = persistent ? (tiles < max_clusters() ? tiles : max_clusters()) : tiles;
         cudaLaunchConfig_t cfg = {};
         cudaLaunchAttribute attr[1];
         config(&cfg, attr, (unsigned)(grid * CLUSTER), smem);
-        if (getenv("TC_NOSTORE")) {
-            int one = 1;
-            CUDA_CHECK(cudaMemcpyToSymbol(g_nostore, &one, sizeof one));
-        }
-        if (getenv("TC_DEBUG")) {
-            static bool said;
-            if (!said)
-                fprintf(stderr, "debug: BN %d stages %d cluster %d mc %d: max_clusters %ld grid %ld tiles %ld\n", BN, STAGES, CLUSTER, (int)MC, max_clusters(), grid, tiles);
-            said = true;
-        }
         CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, mapA, mapB, mapC, M, N, K, alpha, beta, C,
                                       ldc, group, vec2, tma_c));
         op.release();
