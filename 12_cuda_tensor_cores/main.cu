@@ -12,7 +12,6 @@
 
 #include "cuda_harness.cuh"
 #include "tensor_cores.h"
-#include "verify.h"
 
 #define BF16_VARIANT(NAME, DESC, FN)                                                          \
     {.name = NAME, .desc = DESC, .fn = gemm_bf16_variant, .err_c = TC_ERR_C, .fn_bf16 = FN}

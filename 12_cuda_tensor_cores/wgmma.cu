@@ -12,7 +12,8 @@
  *                     overlap the last multiplies and the stores of this one; CTAs in pairs
  *                     (a cluster) on two tiles one above the other, each loading half of their
  *                     common B tile for both (TMA multicast); tiles in groups of rows, so that
- *                     the CTAs running at one time share panels of A and B in L2; 128 x 128
+ *                     the CTAs running at one time share panels of A and B in L2; C stored
+ *                     through shared memory by TMA while the next tile starts; 128 x 128
  *                     tiles instead of 128 x 256 where those fill the GPU better
  *
  * A and B are read through tensor maps (cuTensorMapEncodeTiled, a driver function reached with
