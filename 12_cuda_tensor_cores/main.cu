@@ -3,7 +3,8 @@
  *   ./12_cuda_tensor_cores/cuda_tensor_cores --probe     how the tensor cores add (the bound's c)
  *   ./12_cuda_tensor_cores/cuda_tensor_cores --tune --sizes 4096   wgmma_persistent's configurations
  * The harness rounds A and B to BF16 and checks against the product of the rounded values;
- * --reference unrounded checks against the float inputs instead (BF16's own error: fails).
+ * --reference unrounded checks against the float inputs instead: BF16's own error (those checks
+ * fail by design and leave the exit status 0).
  * wmma and mma_ldmatrix run on any GPU from sm_80; the wgmma variants need a Hopper GPU (sm_90)
  * and are left out elsewhere (the program exits 77 if nothing is left).
  */
@@ -31,7 +32,7 @@ static const gemm_variant variants[] = {
 };
 #define FIRST_HOPPER 2 /* variants from here on need sm_90 */
 
-static int tune, probe;
+static int tune, probe, unrounded;
 
 static int stage_option(bench_opts *o, const char *opt, const char *val)
 {
@@ -41,7 +42,8 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
     if (!strcmp(opt, "--reference")) {
         if (!val || (strcmp(val, "rounded") && strcmp(val, "unrounded")))
             cli_die("--reference: '%s' is neither rounded nor unrounded", val ? val : "");
-        cuda_bf16_reference_unrounded(!strcmp(val, "unrounded"));
+        unrounded = !strcmp(val, "unrounded");
+        cuda_bf16_reference_unrounded(unrounded);
         return 2;
     }
     return 0;
@@ -49,7 +51,8 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
 
 #define HELP                                                                                  \
     "  --reference rounded|unrounded  check against the product of the BF16-rounded inputs\n" \
-    "                        (default) or of the float inputs (BF16's error: the checks fail)\n" \
+    "                        (default) or of the float inputs (BF16's error: the checks fail,\n" \
+    "                        by design, and do not set the exit status)\n" \
     "  --probe               how each variant's tensor-core instruction adds: exact products,\n" \
     "                        rounding, bits kept, terms per block (K = 32 sums of known terms)\n" \
     "  --tune                wgmma_persistent's configurations, each alone\n"
@@ -222,7 +225,10 @@ int main(int argc, char **argv)
     bench_print_header(st, &o);
     int passed = 0, failed = bench_run(st, &o, &passed);
     printf("\n%d passed, %d failed\n", passed, failed);
+    if (unrounded) /* a measurement of BF16's own error, not a check of the kernels */
+        printf("(--reference unrounded: the checks compare with the float inputs' product and "
+               "fail by design; exit status 0)\n");
     free(o.shapes);
     free(o.selected);
-    return failed ? 1 : 0;
+    return failed && !unrounded ? 1 : 0;
 }
