@@ -304,8 +304,10 @@ static __device__ __forceinline__ void tile_at(int t, int rows, int cols, int gr
 }
 
 /* CLUSTER CTAs side by side in M share their B tile: each loads BN/64/CLUSTER of its boxes
- * into every CTA of the cluster. With PERSISTENT the grid is one CTA per SM (as many as fit),
- * each taking every gridDim-th tile; without, one CTA per tile. */
+ * into every CTA of the cluster (MC; without it each loads its own, for the comparison). The
+ * launcher's grid is one CTA per tile (wgmma_ws) or as many as run at once (persistent), each
+ * cluster taking every gridDim-th tile. SMEM_C: C through shared memory (store_tile_tma, or
+ * store_tile_rows where TMA cannot store it); without, from the registers (store_tile). */
 template <int BN, int STAGES, int CLUSTER, bool MC = true, bool SMEM_C = false>
 __global__ void __launch_bounds__(WS_THREADS, 1)
 wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB,
@@ -315,7 +317,7 @@ wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant_
     constexpr int STAGE = A_TILE + BK * BN * 2;
     extern __shared__ uint8_t smem_raw[];
     uint8_t *smem = align1024(smem_raw);
-    uint8_t *cbuf = smem + STAGES * STAGE; /* SMEM_C: C through shared memory, two chunks per consumer */
+    uint8_t *cbuf = smem + STAGES * STAGE; /* SMEM_C: two chunks of C per consumer */
     uint64_t *full = (uint64_t *)(cbuf + (SMEM_C ? 4 * C_CHUNK : 0)), *empty = full + STAGES;
     int wg = threadIdx.x / 128;
     unsigned rank = CLUSTER > 1 ? cluster_rank() : 0;
@@ -512,8 +514,8 @@ static void tune_fn(int M, int N, int K, float alpha, const gemm_bf16 *A, int ld
     {.name = "persistent/" NAME, .desc = DESC, .fn = gemm_bf16_variant, .err_c = TC_ERR_C,       \
      .fn_bf16 = tune_fn<__VA_ARGS__>}
 
-/* 256x4_c2_g8 is what wgmma_persistent runs at 1024 and above (128x6_c2_g8 where it fills the
- * GPU better); each other row changes one thing */
+/* 256x4_c2_g8 is what wgmma_persistent runs where 128x256 tiles fill the GPU (128x6_c2_g8
+ * elsewhere, as at 1024); each other row changes one thing */
 const gemm_variant wgmma_tune_variants[] = {
     TUNE("256x4_c2_g8", "128x256 tiles, 4 stages, 2-CTA clusters (B multicast), groups of 8 "
                         "tile rows, C through TMA", 256, 4, 2, 8),
