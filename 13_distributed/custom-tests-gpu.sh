@@ -17,7 +17,8 @@ bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 skp() { echo "SKIP: $*"; skip=$((skip + 1)); }
 finish() { echo; echo "$pass passed, $fail failed, $skip skipped"; [ "$fail" -eq 0 ]; exit $?; }
 
-if make -s "$BIN" >"$LOG/build.log" 2>&1; then ok "build: stage 13"; else bad "build (see $LOG/build.log)"; finish; fi
+if make -s "$BIN" >"$LOG/build.log" 2>&1; then ok "build: stage 13"; else
+    bad "build (see $LOG/build.log)"; tail -n 15 "$LOG/build.log" | sed 's/^/    /'; finish; fi
 if ! "$BIN" --list | grep -q '^summa_nccl '; then
     bad "summa_nccl is not built in: $("$BIN" --variant summa_nccl -m 8 2>&1 | tail -n1)"
     finish

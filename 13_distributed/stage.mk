@@ -8,7 +8,9 @@
 DIST_MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
 DIST_MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
 # The CPU's ScaLAPACK (DIST_SCALAPACK_DIR: a folder holding a libscalapack-openmpi.so of its own,
-# for a machine without the package; bench-host.sh carries one).
+# for a machine without the package; bench-host.sh carries one to build/dist-lib, which later
+# builds there, make test-gpu's among them, keep using).
+DIST_SCALAPACK_DIR ?= $(if $(wildcard build/dist-lib/libscalapack-openmpi.so),$(abspath build/dist-lib))
 ifneq ($(DIST_SCALAPACK_DIR),)
 DIST_SCALAPACK  := -L$(DIST_SCALAPACK_DIR) -Wl,-rpath,$(DIST_SCALAPACK_DIR) -lscalapack-openmpi
 else
