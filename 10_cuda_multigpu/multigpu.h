@@ -59,8 +59,8 @@ mg_gpu *mg_gpu_get(int g);                /* sets the calling thread's device to
 char *mg_workspace(int g, size_t bytes);  /* GPU g's workspace, at least `bytes` long */
 size_t mg_budget(int g);                  /* bytes a variant may use on GPU g (see --device-mem) */
 
-/* The 09 kernel (gemm_warptile) or cuBLAS on the given stream of the calling thread's GPU:
- * C = alpha*A*B + beta*C, row-major, device pointers. */
+/* The 09 kernel (gemm_warptile_any_size) or cuBLAS on the given stream of the calling thread's
+ * GPU: C = alpha*A*B + beta*C, row-major, device pointers. */
 typedef enum { MG_KERNEL_09, MG_KERNEL_CUBLAS } mg_kernel;
 void mg_gemm(mg_kernel k, mg_gpu *d, cudaStream_t s, int M, int N, int K, float alpha,
              const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc);
