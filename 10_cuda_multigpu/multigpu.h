@@ -4,7 +4,7 @@
  *   multigpu.cu        the harness for several GPUs: pinned host matrices, one workspace per
  *                      GPU, wall-clock timing from host memory back to host memory, cuBLASXt
  *                      as the baseline, the per-run breakdown (--stats) and timeline (--timeline)
- *   cuda_multigpu.cu   rows_split: a band of rows per GPU (the exercise's counterpart)
+ *   rows_split.cu      rows_split: a band of rows per GPU (the exercise's counterpart)
  *   tiled_streams.cu   tiled_streams: C in tiles handed out from a shared queue, panels streamed
  *                      from pinned memory on several streams, device memory as a panel cache
  *
