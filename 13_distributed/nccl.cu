@@ -12,7 +12,7 @@
  * arrived (ready[k%2]). The broadcasts' stream has the highest priority, so that their kernels
  * get an SM as soon as one frees up beside the GEMM's wide grid.
  *
- * The local product is stage 09's any-size kernel (gemm_warptile, linked as 10 links it), or
+ * The local product is stage 09's any-size kernel (gemm_warptile_any_size, linked as 10 links it), or
  * cuBLAS (FP32, no TF32) for summa_nccl_cublas. A panel that no other rank needs (a 1-wide
  * grid dimension) is read in place instead of being packed, unless --pack asks (on one GPU,
  * that runs the packing and NCCL path that several GPUs take, for tests and its cost).
@@ -263,7 +263,7 @@ static void local_gemm(int use_cublas, int m, int n, int k, float alpha, const f
         CUBLAS_CHECK(cublasSgemm(gs.blas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, B, ldb, A,
                                  lda, &beta, C, ldc));
     else
-        gemm_warptile(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+        gemm_warptile_any_size(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 /* The edge cases of the contract: K = 0 or alpha = 0 is C = beta*C, A and B not read. */
