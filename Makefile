@@ -3,7 +3,8 @@
 # A stage is a directory NN_topic/ holding main.c (CPU) or main.cu (GPU), its kernels
 # in topic.c / topic.cu, and exercise.c / exercise.cu. Adding the directory adds the
 # stage: `make stageNN` builds NN_topic/topic. An optional NN_topic/stage.mk adds
-# sources from an earlier stage or flags for one file.
+# sources from an earlier stage or flags for one file, or names the file its exercise
+# replaces (NN_topic_EXERCISE_OF; default NN_topic/topic.c or .cu).
 
 # ---- the flags, in one place -------------------------------------------------------
 CC       = gcc
@@ -62,7 +63,10 @@ GRADE_BINS := $(foreach d,$(CPU_STAGES) $(GPU_STAGES),build/grade/$(d)/$(call st
 # $(1) = directory, $(2) = program name, $(3) = source extension (c or cu)
 define STAGE_RULES
 $(1)_SRCS  := $$(filter-out $(1)/exercise.$(3),$$(wildcard $(1)/*.$(3))) $$($(1)_EXTRA_SRCS)
-$(1)_GRADE := $$(patsubst $(1)/$(2).$(3),$(1)/exercise.$(3),$$($(1)_SRCS))
+$(1)_GRADE := $$(patsubst $$(or $$($(1)_EXERCISE_OF),$(1)/$(2).$(3)),$(1)/exercise.$(3),$$($(1)_SRCS))
+# an exercise that replaces nothing would make the grade build the solution itself
+$$(if $$(wildcard $(1)/exercise.$(3)),$$(if $$(filter $(1)/exercise.$(3),$$($(1)_GRADE)),,$$(error \
+    $(1): exercise.$(3) replaces no file of the stage: name the one in $(1)_EXERCISE_OF)))
 stage$(call stage_num,$(1)): $(1)/$(2)
 .PHONY: stage$(call stage_num,$(1))
 endef

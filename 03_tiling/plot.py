@@ -22,7 +22,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from stage_cli import run  # noqa: E402
+from stage_cli import run, save  # noqa: E402
 
 import matplotlib
 
@@ -120,8 +120,7 @@ def main(src, dst):
     if right.get_legend_handles_labels()[0]:  # nothing labelled: no legend
         right.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     right.set_title(f"the tile sweep at n = {', '.join(map(str, swept))}", fontsize=10)
-    fig.savefig(dst)
-    print(dst)
+    save(fig, src, dst)
 
 
 if __name__ == "__main__":

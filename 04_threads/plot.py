@@ -21,7 +21,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from stage_cli import run  # noqa: E402
+from stage_cli import run, save  # noqa: E402
 
 import matplotlib
 
@@ -90,8 +90,7 @@ def main(src, dst):
     right.set_title("what the second thread bought", fontsize=10)
     if right.get_legend_handles_labels()[0]:  # nothing labelled: no legend
         right.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
-    fig.savefig(dst)
-    print(dst)
+    save(fig, src, dst)
 
 
 if __name__ == "__main__":

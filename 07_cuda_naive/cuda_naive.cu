@@ -5,9 +5,10 @@
  *   grid_stride_1d  1-D grid of one wave of threads, each looping over elements of C
  *   mapped          (main.cu) the coalesced kernel on pinned host memory: zero-copy
  *
- * Every thread computes one C[row][col] = sum_k (alpha * A[row][k]) * B[k][col] + beta * C[row][col],
+ * Every thread computes one C[row][col] = alpha * sum_k A[row][k] * B[k][col] + beta * C[row][col],
  * reading A and B straight from device memory: 01's triple loop with the two outer loops
- * replaced by the grid (alpha on each term, as in 01: gemm.h). What differs between the variants is only which thread gets which
+ * replaced by the grid. Alpha scales the finished sum (alpha_last in gemm.h: one multiply per
+ * term cost coalesced 10% on the H100). What differs between the variants is only which thread gets which
  * element, and that decides how the 32 threads of a warp touch memory.
  */
 #include "cuda_harness.cuh"
@@ -29,8 +30,8 @@ __global__ void uncoalesced_kernel(int M, int N, int K, float alpha, const float
         return;
     float sum = 0.0f;
     for (int k = 0; k < K; k++)
-        sum += alpha * A[IDX(row, k, lda)] * B[IDX(k, col, ldb)];
-    gemm_store(&C[IDX(row, col, ldc)], 1.0f, sum, beta);
+        sum += A[IDX(row, k, lda)] * B[IDX(k, col, ldb)];
+    gemm_store(&C[IDX(row, col, ldc)], alpha, sum, beta);
 }
 
 /* The fix: x picks the column. A warp now reads B[k][col..col+31], 128 consecutive bytes
@@ -44,8 +45,8 @@ __global__ void coalesced_kernel(int M, int N, int K, float alpha, const float *
         return;
     float sum = 0.0f;
     for (int k = 0; k < K; k++)
-        sum += alpha * A[IDX(row, k, lda)] * B[IDX(k, col, ldb)];
-    gemm_store(&C[IDX(row, col, ldc)], 1.0f, sum, beta);
+        sum += A[IDX(row, k, lda)] * B[IDX(k, col, ldb)];
+    gemm_store(&C[IDX(row, col, ldc)], alpha, sum, beta);
 }
 
 /* One loop over the M*N elements of C in row-major order: consecutive threads get
@@ -59,8 +60,8 @@ __global__ void grid_stride_kernel(int M, int N, int K, float alpha, const float
         int row = (int)(e / N), col = (int)(e % N);
         float sum = 0.0f;
         for (int k = 0; k < K; k++)
-            sum += alpha * A[IDX(row, k, lda)] * B[IDX(k, col, ldb)];
-        gemm_store(&C[IDX(row, col, ldc)], 1.0f, sum, beta);
+            sum += A[IDX(row, k, lda)] * B[IDX(k, col, ldb)];
+        gemm_store(&C[IDX(row, col, ldc)], alpha, sum, beta);
     }
 }
 

@@ -7,13 +7,12 @@
  * `compute-sanitizer --tool racecheck` on your kernels too: a missing __syncthreads() often
  * passes a check by luck.
  *
- * Helpers you may use, from warptile.cuh: load4_guarded, store4, rows_are_16B_aligned,
- * cp_async4, cp_async16, cp_async_commit, cp_async_wait<n>. (That file also holds the
- * solution of the last two kernels, as templates: read it after you have tried.)
+ * Helpers you may use, from helpers.cuh: load4_guarded, store4, rows_are_16B_aligned,
+ * cp_async4, cp_async16, cp_async_commit, cp_async_wait<n>.
  */
 #include "cuda_harness.cuh"
 #include "cuda_registers.h"
-#include "warptile.cuh"
+#include "helpers.cuh"
 
 #define B1_BM 64
 #define B1_BN 64

@@ -31,7 +31,7 @@
      gemm_warptile_t<BM, BN, BK, WM, WN, TM, TN, 1>, ALPHA_LAST}
 
 const gemm_variant tune_variants[] = {
-    WTP(128, 256, 16, 32, 64, 8, 8), /* warptile's 128x256 (gemm_warptile, cuda_registers.cu) */
+    WTP(128, 256, 16, 32, 64, 8, 8), /* warptile's 128x256 (any_size.cu) */
     WT(128, 128, 8, 32, 64, 8, 8),   /* 256 threads, 2 blocks per SM */
     WT(128, 128, 8, 64, 32, 8, 8),
     WT(128, 128, 16, 32, 64, 8, 8),

@@ -1,5 +1,6 @@
-/* warptile.cuh: the last two kernels of 09_cuda_registers, as templates over their tile sizes,
- * and the small device helpers the later variants share.
+/* warptile.cuh: the last two kernels of 09_cuda_registers, as templates over their tile sizes:
+ * the solution of exercise.cu's last two kernels. Their device helpers are in helpers.cuh; the
+ * driver that runs warptile on a problem of any size and shape is any_size.cu.
  *
  *   warptile_kernel<BM, BN, BK, WM, WN, TM, TN, PREFETCH>
  *                                                        two shared-memory buffers, the next tile
@@ -33,80 +34,7 @@
 #ifndef WARPTILE_CUH
 #define WARPTILE_CUH
 
-#include <stdint.h>
-
-#include "cuda_harness.cuh"
-
-#define SMEM_DEFAULT_MAX 49152 /* a block may use more shared memory only after an opt-in */
-#define PAD_A 4 /* floats added to each row of the transposed A tile: see store_tiles */
-
-/* ---- helpers ------------------------------------------------------------------------------ */
-
-/* float4 loads and stores need 16-byte aligned addresses: the matrix's first element and
- * every row (ld a multiple of 4 floats). Otherwise (e.g. --pad 5) the scalar path is taken. */
-static inline bool rows_are_16B_aligned(const float *p, int ld)
-{
-    return ld % 4 == 0 && (uintptr_t)p % 16 == 0;
-}
-
-/* Four consecutive elements (row, col..col+3) of a rows x cols matrix, zeros outside it. */
-__device__ __forceinline__ float4 load4_guarded(const float *p, int ld, int row, int col,
-                                                int rows, int cols)
-{
-    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    if (row < rows) {
-        const float *r = p + (size_t)row * ld;
-        if (col + 0 < cols) v.x = r[col + 0];
-        if (col + 1 < cols) v.y = r[col + 1];
-        if (col + 2 < cols) v.z = r[col + 2];
-        if (col + 3 < cols) v.w = r[col + 3];
-    }
-    return v;
-}
-
-/* C[row][col..col+3] = alpha*v + beta*C (C not read when beta == 0), for the columns < N;
- * one 16-byte store when all four are inside and the rows are aligned. */
-__device__ __forceinline__ void store4(float *C, int ldc, int row, int col, int N, float4 v,
-                                       float alpha, float beta, bool vec)
-{
-    float *c = C + (size_t)row * ldc + col;
-    if (vec && col + 3 < N) {
-        float4 r = make_float4(alpha * v.x, alpha * v.y, alpha * v.z, alpha * v.w);
-        if (beta != 0.0f) {
-            float4 o = *reinterpret_cast<const float4 *>(c);
-            r.x += beta * o.x; r.y += beta * o.y; r.z += beta * o.z; r.w += beta * o.w;
-        }
-        *reinterpret_cast<float4 *>(c) = r;
-        return;
-    }
-    if (col + 0 < N) gemm_store(c + 0, alpha, v.x, beta);
-    if (col + 1 < N) gemm_store(c + 1, alpha, v.y, beta);
-    if (col + 2 < N) gemm_store(c + 2, alpha, v.z, beta);
-    if (col + 3 < N) gemm_store(c + 3, alpha, v.w, beta);
-}
-
-/* cp.async (sm_80 and later): a copy from global to shared memory that does not pass through
- * registers and does not make the thread wait. src_bytes 0 copies nothing and fills the
- * destination with zeros: the edge of a matrix costs no branch. */
-__device__ __forceinline__ void cp_async4(float *smem, const float *gmem, bool inside)
-{
-    unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(gmem),
-                 "r"(inside ? 4 : 0)
-                 : "memory");
-}
-__device__ __forceinline__ void cp_async16(float *smem, const float *gmem)
-{
-    unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(gmem) : "memory");
-}
-/* The copies issued since the last commit form one group; wait until at most n groups are
- * still in flight. */
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int n> __device__ __forceinline__ void cp_async_wait()
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(n) : "memory");
-}
+#include "helpers.cuh"
 
 /* ---- the warp tile: compute and store ------------------------------------------------------ */
 
@@ -350,7 +278,7 @@ warptile_kernel(int M, int N, int K, float alpha, const float *A, int lda, const
                     fb[(k + 1) % 2]);
                 /* No `active` test: a branch per k kept ptxas from interleaving the steps. An
                  * inactive thread's results are never stored; thin edge blocks are rare here,
-                 * since gemm_warptile gives thin strips of C to strip kernels. */
+                 * since any_size.cu gives thin strips of C to strip kernels. */
                 outer_product<TM, TN>(fa[k % 2], fb[k % 2], acc);
             }
         }
@@ -535,7 +463,7 @@ static void launch_tiles(cudaStream_t st, int M, int N, int K, float alpha, cons
     CUDA_CHECK(cudaGetDevice(&dev));
     allow_large_smem<cfg, kernel>(dev);
     /* vec: float4 loads of A and B; vec_c: float4 stores to C (apart, so that A and B copied
-     * to aligned rows, as gemm_warptile does at 4097, take the fast loads whatever C is) */
+     * to aligned rows, as any_size.cu does at 4097, take the fast loads whatever C is) */
     bool vec = rows_are_16B_aligned(A, lda) && rows_are_16B_aligned(B, ldb);
     bool vec_c = rows_are_16B_aligned(C, ldc);
     for (long r0 = 0; r0 < M; r0 += (long)GRID_Y_MAX * BM) {
@@ -547,7 +475,7 @@ static void launch_tiles(cudaStream_t st, int M, int N, int K, float alpha, cons
     }
 }
 
-/* The warptile grid on stream st (gemm_warptile: a stream of its own beside the strips), and
+/* The warptile grid on stream st (any_size.cu: a stream of its own beside the strips), and
  * as a gemm_fn on the harness's stream (the tuning grid). */
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int PREFETCH = 0>
 void warptile_on(cudaStream_t st, int M, int N, int K, float alpha, const float *A, int lda,
@@ -565,46 +493,6 @@ void gemm_warptile_t(int M, int N, int K, float alpha, const float *A, int lda, 
         return;
     warptile_on<BM, BN, BK, WM, WN, TM, TN, PREFETCH>(gemm_stream(), M, N, K, alpha, A, lda, B,
                                                       ldb, beta, C, ldc);
-}
-
-/* ---- waves: how well a grid fills the GPU ---------------------------------------------------- */
-
-/* An SM holds per_sm blocks at once (its "slots"); the GPU runs a grid in waves of
- * sms x per_sm blocks, and the last wave may be mostly empty. The fill is the share of the
- * slots that hold a block, over all the waves: 512 blocks in 132 slots take 4 waves, 512 / 528
- * = 0.97; 561 blocks take 5, 561 / 660 = 0.85. A grid smaller than the GPU is spread one block
- * per SM first, so there the fill is the share of SMs that have work. */
-static inline double grid_fill(long blocks, int sms, int per_sm)
-{
-    if (blocks <= sms)
-        return (double)blocks / sms;
-    long slots = (long)sms * per_sm, waves = (blocks + slots - 1) / slots;
-    return (double)blocks / (double)(waves * slots);
-}
-
-/* grid_fill of a warptile configuration for an M x N result on the current GPU. The SM count
- * and the blocks per SM (registers, shared memory, threads: the occupancy calculator) are
- * asked once per GPU. */
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int PREFETCH = 0>
-double warptile_fill(int M, int N)
-{
-    using cfg = tile_config<BM, BN, BK, WM, WN, TM, TN, 2>;
-    static int sms_of[64], per_sm_of[64];
-    int dev = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    int sms = dev < 64 ? sms_of[dev] : 0, per_sm = dev < 64 ? per_sm_of[dev] : 0;
-    if (sms == 0 || per_sm == 0) {
-        allow_large_smem<cfg, warptile_kernel<BM, BN, BK, WM, WN, TM, TN, PREFETCH>>(dev);
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, warptile_kernel<BM, BN, BK, WM, WN, TM, TN, PREFETCH>, cfg::threads,
-            cfg::smem_bytes));
-        if (dev < 64) {
-            sms_of[dev] = sms;
-            per_sm_of[dev] = per_sm;
-        }
-    }
-    return grid_fill((long)ceil_div(M, BM) * ceil_div(N, BN), sms, per_sm);
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>

@@ -2,7 +2,7 @@
  *
  * Build and grade it on a machine with one or more NVIDIA GPUs:   make grade STAGE=10
  * (one GPU is enough: then the "band" is all of C, and the copies still have to be right).
- * tiled_streams is solved for you in tiled_streams.cu; this file replaces cuda_multigpu.cu.
+ * tiled_streams is solved for you in tiled_streams.cu; this file replaces rows_split.cu.
  * Until gemm_rows_split is written, C keeps its NaN poison and its checks FAIL.
  *
  * What you have (multigpu.h):

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../09_cuda_registers/cuda_registers.h" /* gemm_warptile, the 09 kernel */
+#include "../09_cuda_registers/cuda_registers.h" /* gemm_warptile_any_size, the 09 kernel */
 #include "cli.h"
 #include "csv.h"
 #include "matrix.h"
@@ -113,7 +113,7 @@ void mg_gemm(mg_kernel k, mg_gpu *d, cudaStream_t s, int M, int N, int K, float 
 {
     if (k == MG_KERNEL_09) {
         gemm_set_stream(s);
-        gemm_warptile(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+        gemm_warptile_any_size(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
         return;
     }
     /* row-major C = A B is column-major C^T = B^T A^T: see common/cuda_harness.cu */

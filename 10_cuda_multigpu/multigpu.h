@@ -4,7 +4,7 @@
  *   multigpu.cu        the harness for several GPUs: pinned host matrices, one workspace per
  *                      GPU, wall-clock timing from host memory back to host memory, cuBLASXt
  *                      as the baseline, the per-run breakdown (--stats) and timeline (--timeline)
- *   cuda_multigpu.cu   rows_split: a band of rows per GPU (the exercise's counterpart)
+ *   rows_split.cu      rows_split: a band of rows per GPU (the exercise's counterpart)
  *   tiled_streams.cu   tiled_streams: C in tiles handed out from a shared queue, panels streamed
  *                      from pinned memory on several streams, device memory as a panel cache
  *
@@ -59,8 +59,8 @@ mg_gpu *mg_gpu_get(int g);                /* sets the calling thread's device to
 char *mg_workspace(int g, size_t bytes);  /* GPU g's workspace, at least `bytes` long */
 size_t mg_budget(int g);                  /* bytes a variant may use on GPU g (see --device-mem) */
 
-/* The 09 kernel (gemm_warptile) or cuBLAS on the given stream of the calling thread's GPU:
- * C = alpha*A*B + beta*C, row-major, device pointers. */
+/* The 09 kernel (gemm_warptile_any_size) or cuBLAS on the given stream of the calling thread's
+ * GPU: C = alpha*A*B + beta*C, row-major, device pointers. */
 typedef enum { MG_KERNEL_09, MG_KERNEL_CUBLAS } mg_kernel;
 void mg_gemm(mg_kernel k, mg_gpu *d, cudaStream_t s, int M, int N, int K, float alpha,
              const float *A, int lda, const float *B, int ldb, float beta, float *C, int ldc);

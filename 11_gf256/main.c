@@ -6,7 +6,7 @@
  * and its checks.
  *
  *   make stage11
- *   ./11_gf256/gf256                                    # RS(10,4), 1 MiB chunks, every variant
+ *   ./11_gf256/gf256                                    # RS(10,4), 4K to 1M chunks, every variant
  *   ./11_gf256/gf256 --data 6 --parity 3 --len 1,7,4097 --erasures all
  *   ./11_gf256/gf256 --variant split_tables,gfni --len 1M --threads 1,2
  *

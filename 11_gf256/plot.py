@@ -14,7 +14,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from stage_cli import run  # noqa: E402
+from stage_cli import run, save  # noqa: E402
 
 import matplotlib
 
@@ -57,8 +57,7 @@ def main(src, dst):
     if ax.get_legend_handles_labels()[0]:  # nothing labelled: no legend
         ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(dst, dpi=110)
-    print(dst)
+    save(fig, src, dst, dpi=110)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@
  *   ceil_div(), GRID_Y_MAX
  *   cuda_backend           the bench_backend: device buffers, CUDA-event timing of the
  *                          kernel alone, cuBLAS SGEMM (FP32, TF32 off) as the baseline
+ *   cuda_bf16_backend      the same for stage 12's BF16 variants (gemm.h's gemm_bf16_fn): A and
+ *                          B rounded to BF16 on the device, cublasGemmEx (BF16 A, B, FP32 C and
+ *                          sums) as the baseline; the check sees the rounded inputs
  *
  * A stage's main.cu is the same few lines as a CPU stage's main.c, with
  * `.backend = &cuda_backend`. Its kernels implement the gemm_fn contract of gemm.h
@@ -85,5 +88,21 @@ int gemm_sm_count(void);
 const char *cuda_compiler(void); /* "nvcc 13.0.88 + gcc 13.3.0": the CSV's compiler column */
 
 extern const bench_backend cuda_backend;
+
+/* A BF16 variant's table row: { "name", "description", gemm_bf16_variant, ..., .fn_bf16 = f }.
+ * bench.c runs a variant as run(p, fn), fn == NULL meaning the baseline, so fn must be set;
+ * cuda_bf16_backend then calls the row's fn_bf16. Called directly, it says so and exits. */
+void gemm_bf16_variant(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                       int ldb, float beta, float *C, int ldc);
+
+/* Round a float to the nearest BF16 (ties to even), as __float2bfloat16_rn does. */
+uint16_t bf16_round_bits(float x);
+float bf16_bits_to_float(uint16_t b);
+
+/* 1: check against the product of the unrounded float inputs (what BF16 rounding costs; the
+ * checks then fail by design), 0 (default): against the product of the BF16-rounded inputs. */
+void cuda_bf16_reference_unrounded(int on);
+
+extern const bench_backend cuda_bf16_backend;
 
 #endif

@@ -33,6 +33,11 @@
 #define GEMM_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#include <cuda_bf16.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +45,19 @@ extern "C" {
 
 typedef void gemm_fn(int M, int N, int K, float alpha, const float *A, int lda,
                      const float *B, int ldb, float beta, float *C, int ldc);
+
+/* Stage 12's tensor-core variants: A and B in bfloat16 (float's 8 exponent bits, 8 significant
+ * bits), C in float, the products summed in float. The same rules as gemm_fn otherwise. CUDA code
+ * sees the element as __nv_bfloat16; C code, which never looks inside, as its 16 bits. */
+#ifdef __CUDACC__
+typedef __nv_bfloat16 gemm_bf16;
+#else
+typedef struct gemm_bf16 {
+    uint16_t bits;
+} gemm_bf16;
+#endif
+typedef void gemm_bf16_fn(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
+                          const gemm_bf16 *B, int ldb, float beta, float *C, int ldc);
 
 /* One row of a stage's variant table. */
 typedef struct gemm_variant {
@@ -56,6 +74,8 @@ typedef struct gemm_variant {
                            of C whose dot products do not use it */
     int (*runnable)(void); /* NULL, or: can this machine run it? (e.g. a CPU feature test) */
     const char *needs;     /* what runnable() looks for, for messages: "AVX-512F/DQ/VL" */
+    gemm_bf16_fn *fn_bf16; /* a BF16 variant (stage 12): run by cuda_bf16_backend, with fn set to
+                              gemm_bf16_variant */
 } gemm_variant;
 
 /* The BLAS rules at the edges (above), for the first line of every variant:

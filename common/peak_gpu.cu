@@ -9,6 +9,10 @@
  *                     a tuned library reaches, a practical ceiling for a GEMM kernel
  *   cublas_sgemm_default  the same in CUBLAS_DEFAULT_MATH (also FP32, no TF32 unless asked):
  *                     shows whether pedantic mode costs the baseline anything
+ *   bf16_wgmma        the BF16 tensor-core ceiling (Hopper, sm_90a build): two warpgroups per
+ *                     SM issue wgmma m64n256k16 on tiles that stay in shared memory (random
+ *                     values, never zeros), FP32 sums; nothing is loaded or stored meanwhile
+ *   cublas_bf16       cublasGemmEx at 8192^3, BF16 A and B, FP32 C and sums: stage 12's baseline
  *
  * A ceiling is the best the GPU can do, so each figure is the fastest of several runs.
  * An FMA counts 2 flops, the same count as the 2*M*N*K of a GEMM.
@@ -22,6 +26,7 @@
 #include <string.h>
 
 #include "cuda_harness.cuh"
+#include "../12_cuda_tensor_cores/hopper.cuh"
 #include "sysinfo.h"
 
 #define CHAINS 8
@@ -51,6 +56,20 @@ __global__ void fma_kernel(float *sink, int iters, float x, float y)
         sink[threadIdx.x] = s;
 }
 
+/* BF16 values in [-1, 1) (n of them), for cuBLAS BF16. */
+__global__ void fill_bf16_kernel(uint16_t *p, size_t n, unsigned seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned h = (unsigned)i * 2654435761u ^ seed;
+        h ^= h >> 15;
+        h *= 2246822519u;
+        float x = (h & 0xffffff) / 8388608.0f - 1.0f;
+        unsigned u = __float_as_uint(x);
+        p[i] = (uint16_t)((u + 0x7fffu + (u >> 16 & 1u)) >> 16);
+    }
+}
+
 /* Fill with values in [-1, 1): never measure on zeros. */
 __global__ void fill_kernel(float *p, size_t n, unsigned seed)
 {
@@ -62,6 +81,50 @@ __global__ void fill_kernel(float *p, size_t n, unsigned seed)
         h ^= h >> 13;
         p[i] = (h & 0xffffff) / 8388608.0f - 1.0f;
     }
+}
+
+/* Two warpgroups, each a 64 x 256 FP32 result, multiply the same 128 x 64 tile of A and
+ * 64 x 256 tile of B (laid out as stage 12's TMA leaves them) `iters` times: 4 wgmma of
+ * K = 16 per round, one group kept in flight. *ran says the sm_90a code was there to run. */
+#define WG_A_BYTES (128 * 64 * 2)
+#define WG_B_BYTES (64 * 256 * 2)
+#define WG_SMEM (WG_A_BYTES + WG_B_BYTES + 1024)
+#define WG_ITERS 8192
+__global__ void __launch_bounds__(256, 1) wgmma_peak_kernel(int iters, int *ran, float *sink)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    extern __shared__ uint8_t raw[];
+    uint8_t *tiles = raw + (1024 - smem_u32(raw) % 1024) % 1024;
+    uint16_t *t16 = (uint16_t *)tiles;
+    for (int i = threadIdx.x; i < (WG_A_BYTES + WG_B_BYTES) / 2; i += blockDim.x) {
+        unsigned h = (unsigned)i * 2654435761u ^ blockIdx.x;
+        h ^= h >> 15;
+        t16[i] = (uint16_t)(0x3c00 + (h & 0x7f) + ((h >> 7 & 1) << 15)); /* +-[2^-7, 2^-6) */
+    }
+    __syncthreads();
+    uint32_t a = smem_u32(tiles) + threadIdx.x / 128 * 64 * 128, b = smem_u32(tiles) + WG_A_BYTES;
+    float d[128];
+    for (int it = 0; it < iters; it++) {
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < 4; kk++)
+            wgmma_m64n256k16(d, smem_desc(a + kk * 32, 16, 1024),
+                             smem_desc(b + kk * 2048, 8192, 1024), it > 0 || kk > 0);
+        wgmma_commit();
+        wgmma_wait<1>();
+    }
+    wgmma_wait<0>();
+    fence_regs(d);
+    float s = 0.0f;
+    for (int i = 0; i < 128; i++)
+        s += d[i];
+    if (s == -1.0f) /* never true: keeps the loop */
+        sink[threadIdx.x] = s;
+    if (threadIdx.x == 0 && blockIdx.x == 0)
+        *ran = 1;
+#else
+    (void)iters, (void)ran, (void)sink;
+#endif
 }
 
 typedef struct result {
@@ -184,10 +247,56 @@ int main(int argc, char **argv)
                            "GFLOP/s"};
     res[nres++] = (result){"cublas_sgemm_default", sms,
                            gemm_best(h, CUBLAS_DEFAULT_MATH, A, B, C, t0, t1), "GFLOP/s"};
+    /* cuBLAS BF16 (stage 12's baseline) at the same size: BF16 A and B in the float buffers */
+    {
+        fill_bf16_kernel<<<sms * 8, 256>>>((uint16_t *)A, (size_t)GEMM_N * GEMM_N, 4);
+        fill_bf16_kernel<<<sms * 8, 256>>>((uint16_t *)B, (size_t)GEMM_N * GEMM_N, 5);
+        CUDA_CHECK_LAUNCH();
+        const float one = 1.0f, zero = 0.0f;
+        CUBLAS_CHECK(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
+        best = 1e30;
+        for (int r = 0; r < RUNS + 1; r++) {
+            CUDA_CHECK(cudaEventRecord(t0));
+            CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, GEMM_N, GEMM_N, GEMM_N, &one, B,
+                                      CUDA_R_16BF, GEMM_N, A, CUDA_R_16BF, GEMM_N, &zero, C,
+                                      CUDA_R_32F, GEMM_N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+            CUDA_CHECK(cudaEventRecord(t1));
+            double ms = time_ms(t0, t1);
+            if (r > 0 && ms < best)
+                best = ms;
+        }
+        res[nres++] = (result){"cublas_bf16", sms, 2.0 * GEMM_N * (double)GEMM_N * GEMM_N / (best * 1e6),
+                               "GFLOP/s"};
+    }
     CUBLAS_CHECK(cublasDestroy(h));
     CUDA_CHECK(cudaFree(A));
     CUDA_CHECK(cudaFree(B));
     CUDA_CHECK(cudaFree(C));
+
+    /* The BF16 tensor-core ceiling: a pure wgmma loop, one block of two warpgroups per SM. */
+    int *ran, have_wgmma = 0;
+    CUDA_CHECK(cudaMalloc((void **)&ran, sizeof(int)));
+    CUDA_CHECK(cudaMemset(ran, 0, sizeof(int)));
+    CUDA_CHECK(cudaMalloc((void **)&sink, 256 * sizeof(float)));
+    CUDA_CHECK(cudaFuncSetAttribute(wgmma_peak_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    WG_SMEM));
+    double wg_best = 1e30;
+    for (int r = 0; r < RUNS + 1 && prop.major == 9; r++) {
+        CUDA_CHECK(cudaEventRecord(t0));
+        wgmma_peak_kernel<<<sms, 256, WG_SMEM>>>(WG_ITERS, ran, sink);
+        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaEventRecord(t1));
+        double ms = time_ms(t0, t1);
+        if (r > 0 && ms < wg_best)
+            wg_best = ms;
+    }
+    CUDA_CHECK(cudaMemcpy(&have_wgmma, ran, sizeof(int), cudaMemcpyDeviceToHost));
+    if (have_wgmma)
+        res[nres++] = (result){"bf16_wgmma", sms,
+                               2.0 * 64 * 256 * 16 * 4 * 2 * (double)WG_ITERS * sms / (wg_best * 1e6),
+                               "GFLOP/s"};
+    CUDA_CHECK(cudaFree(sink));
+    CUDA_CHECK(cudaFree(ran));
 
     double paper_flops = sms * 128 * 2.0 * clock_khz / 1e6;
     double paper_bw = 2.0 * mem_khz * 1e3 * (bus_bits / 8) / 1e9;
@@ -201,6 +310,13 @@ int main(int argc, char **argv)
            "cublas_sgemm", res[2].value);
     printf("%-22s %9.0f GFLOP/s  (8192^3, CUBLAS_DEFAULT_MATH)\n", "cublas_sgemm_default",
            res[3].value);
+    printf("%-22s %9.0f GFLOP/s  (8192^3, BF16 A and B, FP32 C and sums: cublasGemmEx)\n",
+           "cublas_bf16", res[4].value);
+    if (have_wgmma)
+        printf("%-22s %9.0f GFLOP/s  (wgmma m64n256k16 from shared memory, 2 warpgroups per SM)\n",
+               "bf16_wgmma", res[5].value);
+    else
+        printf("%-22s not measured (needs a Hopper GPU and an sm_90a build)\n", "bf16_wgmma");
     printf("FMA rate / (SMs x 128 x 2): the SM clock under this load was about %.0f MHz\n",
            res[0].value / (sms * 128 * 2.0) * 1e3);
 

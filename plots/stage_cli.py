@@ -6,10 +6,30 @@
 
 Bad input (wrong arguments, a missing or unreadable CSV, a column or value that is not there)
 is one line on stderr and exit status 2, as for every program of this repository; main(src, dst)
-itself is called with the two arguments.
+itself is called with the two arguments, and saves its figure with save(fig, src, dst).
+
+A CSV that lacks what the chart needs (03's without a tile sweep, 04's without 1-thread rows)
+would leave a panel empty: save() then writes nothing and exits 77 ("skipped") with the reason,
+and `make run` keeps the generic chart that plots/plot.py drew under the same name.
 """
 import csv
 import sys
+
+
+def has_data(ax):
+    """True if the axes shows measured data: a line in data coordinates with points, a bar, a
+    collection or an image (reference lines such as axhline are in axes coordinates)."""
+    lines = [ln for ln in ax.lines if ln.get_transform() == ax.transData and len(ln.get_xdata())]
+    return bool(lines or ax.patches or ax.collections or ax.images)
+
+
+def save(fig, src, dst, **kwargs):
+    empty = [ax.get_title() or f"panel {i + 1}" for i, ax in enumerate(fig.axes) if not has_data(ax)]
+    if empty:
+        print(f"{sys.argv[0]}: {src} has no data for '{empty[0]}': chart not drawn", file=sys.stderr)
+        sys.exit(77)
+    fig.savefig(dst, **kwargs)
+    print(dst)
 
 
 def run(main, usage):

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install what gemm-from-scratch needs, or say exactly what is missing.
-#   gcc (C11, OpenMP), GNU make, OpenBLAS (headers + library, and its OpenMP build), Intel ISA-L (chapter 11's baseline),
-#   python3 with matplotlib. Optional: qemu-user and an aarch64 cross gcc (tests/portability.sh).
+#   gcc (C11, OpenMP), GNU make, OpenBLAS (headers + library, and its OpenMP build), Intel ISA-L
+#   (chapter 11's baseline), python3 with matplotlib, Open MPI and ScaLAPACK (chapter 13).
+#   Optional: qemu-user and an aarch64 cross gcc (tests/portability.sh).
 #   CUDA (nvcc, cuBLAS) is optional: the GPU stages build when nvcc is found.
 # On Debian/Ubuntu, as root (or with sudo), missing packages are installed with apt-get.
 # `--check` only reports. Exit status 0 when everything is there.
@@ -33,6 +34,12 @@ scripts/find-python.sh >/dev/null 2>&1 || need python3-matplotlib
 # Intel ISA-L: chapter 11's erasure-coding baseline
 printf '#include <isa-l/erasure_code.h>\nint main(void){return 0;}\n' |
     gcc -x c - -o /dev/null -lisal >/dev/null 2>&1 || need libisal-dev
+# Open MPI and ScaLAPACK: chapter 13's launcher, compiler flags and PSGEMM baseline
+{ command -v mpirun && command -v mpicc; } >/dev/null 2>&1 || need "openmpi-bin libopenmpi-dev"
+# shellcheck disable=SC2046
+printf 'void psgemm_(void);\nint main(void){psgemm_();return 0;}\n' |
+    gcc -x c - -o /dev/null -lscalapack-openmpi $(mpicc --showme:link 2>/dev/null) >/dev/null 2>&1 ||
+    need libscalapack-openmpi-dev
 
 SUDO=""
 [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
@@ -80,7 +87,7 @@ esac
 cat <<MSG
 install-deps: please install these and run again:
   Debian/Ubuntu: apt-get install$missing_pkgs
-  Fedora/RHEL:   dnf install gcc make openblas-devel isa-l-devel python3-matplotlib
-  macOS:         brew install gcc make openblas python-matplotlib (then CC=gcc-14 make ...)
+  Fedora/RHEL:   dnf install gcc make openblas-devel isa-l-devel python3-matplotlib openmpi-devel scalapack-openmpi-devel
+  macOS:         brew install gcc make openblas python-matplotlib open-mpi scalapack (then CC=gcc-14 make ...)
 MSG
 exit 1

@@ -1,31 +1,84 @@
 #!/usr/bin/env bash
 # make run: build everything, run every stage's default sweep (each variant stops growing once
 # one run takes longer than --time-limit), write CSVs to results/local/ and draw the charts there.
+# Ends with the checks of every stage added up: "N passed, N failed, N skipped" (skipped: the
+# stages that exit 77, the GPU ones on a machine without a GPU); exit 1 if a check failed.
+#
+#   RUN_ARGS="..."  more arguments for every GEMM stage (not 11_gf256, whose options differ)
+#   RUN_OUT=DIR     CSVs and charts there instead of results/local
+#   RUN_SMALL=1     a few seconds per stage (small sizes, few repetitions): the charts'
+#                   test (tests/test_run_charts.sh) draws them from this
 set -u
 cd "$(dirname "$0")/.."
-out=results/local
+out=${RUN_OUT:-results/local}
 mkdir -p "$out"
 echo "== building"
 make -s -j"$(nproc 2>/dev/null || echo 2)" all || exit 1
-rm -f "$out"/*.csv
+rm -f "$out"/*.csv "$out"/figures/*.png
 lock=scripts/bench-lock # each timed run takes the benchmark lock (re-entrant)
+small=${RUN_SMALL:-0}
+
+# What a stage runs beyond its default sweep: what its own chart (NN_topic/plot.py) needs,
+# which the default does not measure (03: a few tiles; 04: 1 and 2 threads).
+stage_args() {
+    case $1 in
+        03_tiling) echo "--tile 32,64,256" ;;
+        04_threads) echo "--threads 1,2" ;;
+    esac
+    if [ "$1" = 11_gf256 ]; then # its default lengths take a second or two
+        [ "$small" = 1 ] && echo "--reps 3"
+    else
+        [ "$small" = 1 ] && echo "--sizes 32,64,128 --reps 3"
+        echo "${RUN_ARGS:-}"
+    fi
+}
+
 echo "== make peak: this machine's ceilings -> $out/peak.csv"
-$lock build/peak --csv "$out/peak.csv" || echo "(peak failed; charts will have no peak line)"
-make -s list-stages | while read -r dir prog kind; do
+peak_args=
+[ "$small" = 1 ] && peak_args=--quick
+$lock build/peak --csv "$out/peak.csv" $peak_args || echo "(peak failed; charts will have no peak line)"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+passed=0 failed=0 skipped=0
+while read -r dir prog kind; do
+    # shellcheck disable=SC2046  # stage_args is a list of words
+    set -- $(stage_args "$dir")
     echo
-    echo "== $dir (default sweep; --help shows the options)"
-    $lock "$dir/$prog" --csv "$out/$dir.csv" ${RUN_ARGS:-}
-    rc=$?
-    [ $rc -eq 77 ] && echo "($dir skipped: no CUDA device)"
-    [ $rc -ne 0 ] && [ $rc -ne 77 ] && echo "($dir: exit $rc)"
-done
+    echo "== $dir (default sweep${*:+ with $*}; --help shows the options)"
+    $lock "$dir/$prog" --csv "$out/$dir.csv" "$@" </dev/null | tee "$log"
+    rc=${PIPESTATUS[0]}
+    # the stage's last line: "N passed, N failed"
+    counts=$(awk '/^[0-9]+ passed, [0-9]+ failed$/ {p = $1; f = $3} END {print p + 0, f + 0}' "$log")
+    passed=$((passed + ${counts% *}))
+    failed=$((failed + ${counts#* }))
+    if [ $rc -eq 77 ]; then
+        echo "($dir skipped: exit 77)"
+        skipped=$((skipped + 1))
+    elif [ $rc -ne 0 ]; then
+        echo "($dir: exit $rc)"
+        [ "${counts#* }" -eq 0 ] && failed=$((failed + 1)) # no failed check counted: the stage itself
+    fi
+done < <(make -s list-stages)
 echo
-py=$(scripts/find-python.sh) || { echo "no python3 with matplotlib: charts skipped (scripts/install-deps.sh)"; exit 0; }
-echo "== charts"
-"$py" plots/plot.py --out "$out/figures" "$out"
-for p in [0-9][0-9]_*/plot.py; do   # stages with a CSV schema of their own draw their own chart
-    s=$(dirname "$p")
-    [ -f "$out/$s.csv" ] && "$py" "$p" "$out/$s.csv" "$out/figures/$s.png"   # it prints the path
-done
+if py=$(scripts/find-python.sh); then
+    echo "== charts"
+    charts=$(mktemp)
+    trap 'rm -f "$log" "$charts"' EXIT
+    "$py" plots/plot.py --out "$out/figures" "$out" >"$charts"
+    for p in [0-9][0-9]_*/plot.py; do # stages with a chart (or a CSV schema) of their own
+        s=$(dirname "$p")
+        [ -f "$out/$s.csv" ] || continue
+        # exit 77: this CSV lacks what the stage's chart needs; the generic chart stays
+        "$py" "$p" "$out/$s.csv" "$out/figures/$s.png" >>"$charts"
+        rc=$?
+        [ $rc -ne 0 ] && [ $rc -ne 77 ] && echo "($p: exit $rc)"
+    done
+    sort -u "$charts"
+else
+    echo "no python3 with matplotlib: charts skipped (scripts/install-deps.sh)"
+fi
 echo
 echo "results: $out/*.csv    charts: $out/figures/*.png"
+echo "every stage's checks (skipped: stages that exit 77):"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -34,7 +34,13 @@
 #   a path alone     an inline mention (`05_simd/bench.sh`, `01_naive/naive.c`) must exist, and a
 #                    .sh must be executable.
 # GPU commands (a CUDA stage's binary or script, 11_gf256's gpu_* variants, make test-gpu,
-# peak-gpu, stage07+) exit 77 on a machine with no GPU and are counted as skipped.
+# peak-gpu, stage07+) exit 77 on a machine with no GPU and are counted as skipped. A CPU
+# command that exits 77 (05's AVX-512 variants and probes on a CPU without AVX-512) is a skip
+# too, with the program's last line as the reason.
+# Links first: in every Markdown file of the repository (or the files named), each relative
+# link [text](path#anchor) must reach a file or folder, and an #anchor of a .md file one of its
+# headings (GitHub's slug); a .md file named in inline code must exist (next to the file or
+# from the top). A PASS line per file, a FAIL line per broken link. Not with --gpu.
 # --gpu: only the GPU commands, and a 77 is a failure (make test-gpu runs this on a GPU).
 # --list: print the commands found, run nothing.
 # Prints PASS:/FAIL:/SKIP: lines (each run's output in build/check-commands/), and ends with

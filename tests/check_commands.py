@@ -20,6 +20,7 @@ if SHIM:
 GPU_MODE = not STUB and "--gpu" in args
 LIST_ONLY = not STUB and "--list" in args
 files = [] if STUB else [a for a in args if not a.startswith("--")]
+LINK_FILES = files      # whose relative links are checked: the files named, else every .md
 if not files:
     files = ["README.md"] + sorted(glob.glob("docs/*.md")) + sorted(glob.glob("[0-9][0-9]_*/README.md"))
 
@@ -92,6 +93,81 @@ def strip_comment(text):
         elif c == "#" and (i == 0 or text[i - 1].isspace()):
             return text[:i].strip()
     return text.strip()
+
+# ---- relative links -----------------------------------------------------------------------------
+LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+REF_LINK = re.compile(r"^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+\"[^\"]*\")?\s*$")
+
+def markdown_files():
+    """every Markdown file of the repository: git's list, or a walk outside build/ and .git/"""
+    r = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.md"],
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    if r.returncode == 0 and r.stdout.strip():
+        return sorted(p for p in r.stdout.splitlines() if os.path.isfile(p))
+    found = []
+    for d, dirs, names in os.walk("."):
+        dirs[:] = [x for x in dirs if x not in (".git", "build")]
+        found += [os.path.relpath(os.path.join(d, n)) for n in names if n.endswith(".md")]
+    return sorted(found)
+
+def prose_lines(path):
+    """(line number, text) of the lines outside fenced code blocks"""
+    in_fence = False
+    for no, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+            continue
+        if not in_fence:
+            yield no, line
+
+def slug(heading):
+    """GitHub's anchor for a heading: links reduced to their text, lower case, punctuation
+    dropped (letters, digits, _ and - stay), spaces to hyphens"""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip().strip("#").strip())
+    return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+
+def anchors(path):
+    seen, out = {}, set()
+    for _, line in prose_lines(path):
+        m = re.match(r"^#{1,6}\s+(.*)", line)
+        if m:
+            a = slug(m.group(1))
+            out.add(a if a not in seen else f"{a}-{seen[a]}")
+            seen[a] = seen.get(a, 0) + 1
+    return out
+
+def check_links(paths):
+    """each relative link of each file: the target exists; #anchor: a heading that makes it.
+    A Markdown file named in inline code (`docs/measuring.md`) must exist too, next to the
+    file or from the top of the repository."""
+    for path in paths:
+        ok = 0
+        for no, line in prose_lines(path):
+            for name in re.findall(r"`([^`\s]+\.md)`", line):
+                if os.path.exists(os.path.join(os.path.dirname(path), name)) or os.path.exists(name):
+                    ok += 1
+                else:
+                    report("FAIL", f"{path}:{no}: `{name}`: no such file")
+            line = re.sub(r"`[^`]*`", "``", line)       # no links inside code
+            targets = [m.group(1) for m in LINK.finditer(line)]
+            m = REF_LINK.match(line)
+            if m:
+                targets.append(m.group(1))
+            for t in targets:
+                if re.match(r"^[a-z][a-z0-9+.-]*:", t, re.I):
+                    continue            # http:, https:, mailto:: not this checker's business
+                file, _, anchor = t.partition("#")
+                file = re.sub(r"%20", " ", file)
+                dest = os.path.normpath(os.path.join(os.path.dirname(path), file)) if file else path
+                if not os.path.exists(dest):
+                    report("FAIL", f"{path}:{no}: link {t}: no such file or folder ({dest})")
+                elif anchor and dest.endswith(".md") and re.fullmatch(r"[\w-]+", anchor) \
+                        and anchor not in anchors(dest):
+                    report("FAIL", f"{path}:{no}: link {t}: no heading '#{anchor}' in {dest}")
+                else:
+                    ok += 1
+        if ok:
+            report("PASS", f"{path}: {ok} relative link{'s resolve' if ok > 1 else ' resolves'}")
 
 # ---- classifying and shrinking ------------------------------------------------------------------
 def split_env(toks):
@@ -342,6 +418,11 @@ def check_one(text, where, tree, stub, gpu):
         report("PASS", f"{where}: {text}{took}")
     elif rc == 77 and gpu and not GPU_MODE:
         report("SKIP", f"{where}: {text} (no CUDA device here: make test-gpu checks it)")
+    elif rc == 77 and not gpu:
+        # "skipped on this machine" (05's AVX-512 variants on a CPU without it): say why
+        why = next((l for l in reversed(outp.strip().splitlines())
+                    if l.strip() and not re.match(r"\s*exit \d+:|\d+ locked commands", l)), "exit 77")
+        report("SKIP", f"{where}: {text} ({why.strip()})")
     else:
         report("FAIL", f"{where}: {text} (exit {rc}; log {os.path.relpath(log, ROOT)})")
         for l in outp.strip().splitlines()[-4:]:
@@ -413,6 +494,8 @@ if LIST_ONLY:
     sys.exit(0)
 
 os.makedirs(LOGDIR, exist_ok=True)
+if not GPU_MODE:
+    check_links(LINK_FILES or markdown_files())
 tree, stub = make_scratch()
 seen, templates = set(), 0
 for path, no, text, inline in found:

@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_plot.sh: plots/plot.py on the CSV fixture in tests/fixtures/results.
 # Checks that every expected chart is written as a PNG, that FAIL rows are
-# skipped with a warning, and that bad input exits with status 2.
+# skipped with a warning, and that bad input exits with status 2; then the
+# charts of a small `make run` (tests/test_run_charts.sh): no empty panel.
 # Prints one PASS:/FAIL: line per check; exits 1 if any failed, 77 if no
 # Python with matplotlib is found (the "skipped" convention of make test).
 # Usage: sh tests/test_plot.sh   (from the repository root or anywhere)
@@ -108,6 +109,37 @@ for s in 03_tiling 04_threads 10_cuda_multigpu 11_gf256; do
     check "$s/plot.py on a missing file exits 2" stage_exits_2 $s "$tmp/no-such-file.csv" "$tmp/stage.png"
     check "$s/plot.py on a wrong header exits 2" stage_exits_2 $s "$tmp/wrong.csv" "$tmp/stage.png"
 done
+
+# A stage's chart from a CSV without what it needs would leave a panel empty: it exits 77 with
+# the reason on one line and writes nothing, and `make run` keeps the generic chart instead.
+stage_skips() { # stage_skips NN_topic CSV
+    rm -f "$tmp/skip.png"
+    "$PY" "$root/$1/plot.py" "$2" "$tmp/skip.png" >"$tmp/skip.out" 2>"$tmp/skip.err"
+    [ $? -eq 77 ] && [ "$(wc -l <"$tmp/skip.err")" -eq 1 ] && [ ! -s "$tmp/skip.out" ] &&
+        [ ! -e "$tmp/skip.png" ]
+}
+awk -F, 'NR == 1 || ($6 == 2 && $14 != "FAIL")' "$fixture/04_threads.csv" >"$tmp/04_t2.csv"
+check "04_threads/plot.py without 1-thread rows exits 77, nothing written" stage_skips 04_threads "$tmp/04_t2.csv"
+"$PY" "$root/04_threads/plot.py" "$fixture/04_threads.csv" "$tmp/04.png" >/dev/null 2>&1
+check "04_threads/plot.py on 1 and 2 threads draws its chart" is_png "$tmp/04.png"
+# 03's rows as the default sweep writes them: one tile, so "tiled" with no "/T"
+awk -F, 'NR == 1 || $6 == 1' "$fixture/04_threads.csv" |
+    sed 's/^04_threads,omp_rows,/03_tiling,ikj,/; s/^04_threads,omp_tiled,/03_tiling,tiled,/' >"$tmp/03_one_tile.csv"
+check "03_tiling/plot.py without a tile sweep exits 77, nothing written" stage_skips 03_tiling "$tmp/03_one_tile.csv"
+if [ -x "$root/11_gf256/gf256" ]; then
+    "$root/11_gf256/gf256" --variant table --len 4K --reps 1 --csv "$tmp/11_one_len.csv" >/dev/null 2>&1
+    check "11_gf256/plot.py with one chunk length exits 77, nothing written" stage_skips 11_gf256 "$tmp/11_one_len.csv"
+fi
+
+# The charts of a small `make run` (tests/test_run_charts.sh): its checks count as this test's.
+sh "$root/tests/test_run_charts.sh" >"$tmp/run-charts.out" 2>&1
+while IFS= read -r line; do
+    case $line in
+        PASS:*) echo "$line"; passed=$((passed + 1)) ;;
+        FAIL:*) echo "$line"; failed=$((failed + 1)) ;;
+    esac
+done <"$tmp/run-charts.out"
+grep -q '^PASS:' "$tmp/run-charts.out" || { echo "FAIL: tests/test_run_charts.sh printed no PASS"; failed=$((failed + 1)); }
 
 echo "test_plot: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

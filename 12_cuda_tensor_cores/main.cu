@@ -1,0 +1,237 @@
+/* 12_cuda_tensor_cores: BF16 A and B, FP32 C and sums, on the tensor cores.
+ *   make stage12 && ./12_cuda_tensor_cores/cuda_tensor_cores --sizes 1024:8192:x2
+ *   ./12_cuda_tensor_cores/cuda_tensor_cores --probe     how the tensor cores add (the bound's c)
+ *   ./12_cuda_tensor_cores/cuda_tensor_cores --tune --sizes 4096   wgmma_persistent's configurations
+ * The harness rounds A and B to BF16 and checks against the product of the rounded values;
+ * --reference unrounded checks against the float inputs instead: BF16's own error (those checks
+ * fail by design and leave the exit status 0).
+ * wmma and mma_ldmatrix run on any GPU from sm_80; the wgmma variants need a Hopper GPU (sm_90)
+ * and are left out elsewhere (the program exits 77 if nothing is left).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cuda_harness.cuh"
+#include "tensor_cores.h"
+
+/* The tensor cores sum in FP32 and the epilogue scales the sum by alpha (.alpha_last, gemm.h):
+ * A = B = 1e20 overflows the accumulator before alpha = 1e-20 could bring it back. */
+#define BF16_VARIANT(NAME, DESC, FN)                                                          \
+    {.name = NAME, .desc = DESC, .fn = gemm_bf16_variant, .err_c = TC_ERR_C, .alpha_last = 1,  \
+     .fn_bf16 = FN}
+
+static const gemm_variant variants[] = {
+    BF16_VARIANT("wmma", "WMMA fragments: 16x16x16 BF16 products per warp call, 128x128 tiles "
+                         "through shared memory", gemm_wmma),
+    BF16_VARIANT("mma_ldmatrix", "mma.sync.m16n8k16 fed by ldmatrix from XOR-swizzled shared "
+                                 "memory, 3-stage cp.async pipeline", gemm_mma_ldmatrix),
+    BF16_VARIANT("wgmma_tma", "Hopper: TMA (128-byte swizzle) + mbarriers, wgmma from shared "
+                              "memory, a warpgroup per 64 rows, 4 stages", gemm_wgmma_tma),
+    BF16_VARIANT("wgmma_ws", "wgmma_tma with a producer warpgroup and two consumer warpgroups "
+                             "(setmaxnreg), 128x256 tiles", gemm_wgmma_ws),
+    BF16_VARIANT("wgmma_persistent", "wgmma_ws on a persistent grid: 2-CTA clusters with TMA "
+                                     "multicast, grouped tile order, tile chosen by size",
+                 gemm_wgmma_persistent),
+};
+#define FIRST_HOPPER 2 /* variants from here on need sm_90 */
+
+static int tune, probe, unrounded;
+
+static int stage_option(bench_opts *o, const char *opt, const char *val)
+{
+    (void)o;
+    if (!strcmp(opt, "--tune") || !strcmp(opt, "--probe"))
+        return 1; /* seen by main() already */
+    if (!strcmp(opt, "--reference")) {
+        if (!val || (strcmp(val, "rounded") && strcmp(val, "unrounded")))
+            cli_die("--reference: '%s' is neither rounded nor unrounded", val ? val : "");
+        unrounded = !strcmp(val, "unrounded");
+        cuda_bf16_reference_unrounded(unrounded);
+        return 2;
+    }
+    return 0;
+}
+
+#define HELP                                                                                  \
+    "  --reference rounded|unrounded  check against the product of the BF16-rounded inputs\n" \
+    "                        (default) or of the float inputs (BF16's error: the checks fail,\n" \
+    "                        by design, and do not set the exit status)\n" \
+    "  --probe               how each variant's tensor-core instruction adds: exact products,\n" \
+    "                        rounding, bits kept, terms per block (K = 32 sums of known terms)\n" \
+    "  --tune                wgmma_persistent's configurations, each alone\n"
+
+static const stage_info stage = {
+    .stage = "12_cuda_tensor_cores",
+    .title = "BF16 on the tensor cores: WMMA, mma.sync, TMA + wgmma",
+    .default_sizes = "512:8192:x2",
+    .default_threads = 1,
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof variants[0],
+    .extra_option = stage_option,
+    .extra_help = HELP,
+    .backend = &cuda_bf16_backend,
+};
+
+static const stage_info tune_stage = {
+    .stage = "12_cuda_tensor_cores",
+    .title = "wgmma_persistent's configurations: tile width, stages, cluster, group of rows",
+    .default_sizes = "4096",
+    .default_threads = 1,
+    .variants = wgmma_tune_variants,
+    .nvariants = wgmma_tune_nvariants,
+    .extra_option = stage_option,
+    .extra_help = HELP,
+    .backend = &cuda_bf16_backend,
+};
+
+/* ---- --probe ---------------------------------------------------------------------------------- */
+
+#define PK 32 /* K of the probe: two 16-deep instructions */
+
+/* sum_k a[k] b[k] as variant fn computes it: A is 1 x PK, B is PK x 8 with b in column 0. */
+static float probe_sum(gemm_bf16_fn *fn, const float *a, const float *b)
+{
+    uint16_t ha[PK], hb[PK * 8] = {0};
+    for (int k = 0; k < PK; k++) {
+        ha[k] = bf16_round_bits(a[k]);
+        hb[k * 8] = bf16_round_bits(b[k]);
+        if (bf16_bits_to_float(ha[k]) != a[k] || bf16_bits_to_float(hb[k * 8]) != b[k]) {
+            fprintf(stderr, "probe: a term is not a BF16 number\n");
+            exit(1);
+        }
+    }
+    gemm_bf16 *dA, *dB;
+    float *dC, c[8];
+    CUDA_CHECK(cudaMalloc((void **)&dA, sizeof ha));
+    CUDA_CHECK(cudaMalloc((void **)&dB, sizeof hb));
+    CUDA_CHECK(cudaMalloc((void **)&dC, sizeof c));
+    CUDA_CHECK(cudaMemcpy(dA, ha, sizeof ha, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dB, hb, sizeof hb, cudaMemcpyHostToDevice));
+    fn(1, 8, PK, 1.0f, dA, PK, dB, 8, 0.0f, dC, 8);
+    CUDA_CHECK(cudaStreamSynchronize(gemm_stream()));
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(c, dC, sizeof c, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(dA));
+    CUDA_CHECK(cudaFree(dB));
+    CUDA_CHECK(cudaFree(dC));
+    return c[0];
+}
+
+/* Each case puts 1.0 in the accumulator (a[0] b[0] = 1, in the first instruction) and small
+ * terms in the second instruction (k = 16..31), whose sum is known exactly:
+ *   exact     (1 + 2^-7)^2 = 1 + 2^-6 + 2^-14 in one product: are products exact?
+ *   rounding  1 + 0.75 ulp(1) (and its negative): nearest gives 1 + ulp, truncation 1
+ *   bits e    2^e terms of 2^-e ulp each, sum one ulp: kept if the adder keeps e bits below
+ *             the accumulator's last one, lost if each term is cut off alone
+ *   block j   two terms of half an ulp at k = 16 and 16 + j: together one ulp, kept only if
+ *             they are added before anything is rounded (the same block of the adder) */
+static void run_probe(const gemm_variant *v)
+{
+    const float ulp = ldexpf(1.0f, -23);
+    float a[PK], b[PK];
+#define RESET() (memset(a, 0, sizeof a), memset(b, 0, sizeof b), a[0] = b[0] = 1.0f)
+    printf("%s:\n", v->name);
+    RESET();
+    a[0] = b[0] = 1.0f + ldexpf(1.0f, -7);
+    float d = probe_sum(v->fn_bf16, a, b);
+    double exact = 1.0 + ldexp(1.0, -6) + ldexp(1.0, -14);
+    printf("  exact     (1+2^-7)^2 = %.9g, want %.9g: products %s\n", d, exact,
+           d == exact ? "exact" : "ROUNDED");
+    RESET();
+    a[16] = 0.75f * ulp;
+    b[16] = 1.0f;
+    float up = probe_sum(v->fn_bf16, a, b);
+    a[0] = -1.0f;
+    a[16] = -0.75f * ulp;
+    float down = probe_sum(v->fn_bf16, a, b);
+    printf("  rounding  1 + 0.75 ulp -> 1 %+g ulp, -1 - 0.75 ulp -> -1 %+g ulp: %s\n",
+           (up - 1.0f) / ulp, (down + 1.0f) / ulp,
+           up == 1.0f && down == -1.0f       ? "truncation (toward zero)"
+           : up == 1.0f + ulp && down == -1.0f - ulp ? "to nearest"
+                                                     : "neither");
+    int bits = 0;
+    for (int e = 1; e <= 4; e++) {
+        RESET();
+        for (int k = 0; k < (1 << e); k++) {
+            a[16 + k] = ldexpf(ulp, -e);
+            b[16 + k] = 1.0f;
+        }
+        d = probe_sum(v->fn_bf16, a, b);
+        printf("  bits %d    1 + %2d x 2^-%d ulp -> 1 %+g ulp\n", e, 1 << e, e, (d - 1.0f) / ulp);
+        if (d == 1.0f + ulp && bits == e - 1)
+            bits = e;
+    }
+    int block = 0;
+    for (int j = 1; j < 16; j++) {
+        RESET();
+        a[16] = a[16 + j] = 0.5f * ulp;
+        b[16] = b[16 + j] = 1.0f;
+        d = probe_sum(v->fn_bf16, a, b);
+        if (d != 1.0f + ulp) {
+            block = j;
+            break;
+        }
+    }
+    if (bits == 0)
+        printf("  block     not seen (no bit kept below the last)\n");
+    else
+        printf("  block     two half-ulp terms k = 16 and 16+j kept together for j < %d\n",
+               block ? block : 16);
+    /* The bound (README, "The check"): a block of n terms, each cut at F bits below the
+     * accumulator's last, then the sum cut to 24 bits: error < K ((1 + 1/n) 2^-F + 1/n) 2u S */
+    int n = block ? block : 16;
+    double c = 2.0 * ((1.0 + 1.0 / n) * ldexp(1.0, -bits) + 1.0 / n);
+    printf("  => %d extra bit%s, blocks of %d: c = %.3g (the table uses %.3g)\n", bits,
+           bits == 1 ? "" : "s", n, c, v->err_c);
+#undef RESET
+}
+
+/* ---- main --------------------------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        tune |= !strcmp(argv[i], "--tune");
+        probe |= !strcmp(argv[i], "--probe");
+    }
+    const stage_info *st = tune ? &tune_stage : &stage;
+    bench_opts o;
+    cli_parse(st, argc, argv, &o);
+    bench_check_sizes(&o);
+    int rc = st->backend->init(&o);
+    if (rc != 0)
+        return rc;
+    cudaDeviceProp prop;
+    int dev = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    if (prop.major != 9 || prop.minor != 0) { /* wgmma and TMA multicast: sm_90a code only */
+        int left = 0;
+        for (int v = 0; v < st->nvariants; v++) {
+            if (o.selected[v] && (tune || v >= FIRST_HOPPER)) {
+                printf("%s: needs a Hopper GPU (compute capability 9.0), this is %d.%d: skipped\n",
+                       st->variants[v].name, prop.major, prop.minor);
+                o.selected[v] = 0;
+            }
+            left += o.selected[v];
+        }
+        if (!left)
+            return 77;
+    }
+    if (probe) {
+        printf("== %s --probe: how the tensor cores add, on %s ==\n", st->stage, prop.name);
+        for (int v = 0; v < st->nvariants; v++)
+            if (o.selected[v])
+                run_probe(&st->variants[v]);
+        return 0;
+    }
+    bench_print_header(st, &o);
+    int passed = 0, failed = bench_run(st, &o, &passed);
+    printf("\n%d passed, %d failed\n", passed, failed);
+    if (unrounded) /* a measurement of BF16's own error, not a check of the kernels */
+        printf("(--reference unrounded: the checks compare with the float inputs' product and "
+               "fail by design; exit status 0)\n");
+    free(o.shapes);
+    free(o.selected);
+    return failed && !unrounded ? 1 : 0;
+}

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# 13_distributed/bench-host.sh OUTDIR: the chapter's measurements, on a host of 16 cores and one
+# GPU (the nvidia-h100-x1 machines: root, no network), in under 8 minutes:
+#
+#   comm     --bench-comm: ping-pong and broadcasts on 16 ranks (grid 4x4) and on 4 ranks (2x2),
+#            NCCL on the GPU: the cost model's alpha and beta
+#   local    one rank's local product alone (local_only on a 1x1 grid): the shapes a rank of the
+#            4x4 grid (1 thread) and of the 2x2 grid (4 threads) multiplies, at n = 8192, 16384
+#   gpu      summa_nccl on one GPU against its kernel alone (warptile_alone), the same with
+#            cuBLAS, and summa_nccl+pack (every panel through NCCL), n = 8192 and 16384
+#   main     n = 8192 and 16384: summa, summa_overlap and local_only, alternated with ScaLAPACK's
+#            PSGEMM on the same grid: 16 ranks x 1 thread (4x4) and 4 ranks x 4 threads (2x2)
+#   shape    n = 8192 on 16 ranks: the grids 2x8 and 1x16, and the panel widths nb 128 and 1024
+# In that order; a step that would not end inside the budget (BUDGET seconds, default 450) is
+# skipped, and says so. Writes OUTDIR/13_distributed.csv (the GEMM rows), 13_distributed_comm.csv,
+# machine.txt and bench-host.log.
+#
+#   13_distributed/bench-host.sh --test-gpu OUTDIR   the same set-up, then make test-gpu STAGES=13
+#                                                    (its log: OUTDIR/test-gpu-13.txt)
+#
+# ScaLAPACK: the system's if it links, else Debian's libscalapack-openmpi.so.2.2 from the folder
+# DIST_CARRY (default .dist-carry, in the repository root), with fallbacks for the libraries it
+# needs (carry/fallback/: libblas.so.3, liblapack.so.3, libgfortran.so.5, libquadmath.so.0) used
+# only where this machine lacks them. The commit in the CSV: GIT_REV, else git describe.
+# N1, N2 (default 8192, 16384) change the two sizes, for a dry run on a small machine;
+# SCALAPACK=carried takes the carried ScaLAPACK even where the system has one.
+set -u
+cd "$(dirname "$0")/.."
+mode=bench
+if [ "${1:-}" = --test-gpu ]; then mode=test-gpu; shift; fi
+out=${1:?usage: 13_distributed/bench-host.sh [--test-gpu] OUTDIR}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+log=$out/$([ $mode = bench ] && echo bench-host.log || echo test-gpu-13.txt)
+exec > >(tee -a "$log") 2>&1
+T0=$SECONDS BUDGET=${BUDGET:-450}
+left() { echo $((BUDGET - (SECONDS - T0))); }
+BIN=13_distributed/distributed
+N1=${N1:-8192} N2=${N2:-16384}
+CSV=$out/13_distributed.csv COMM=$out/13_distributed_comm.csv
+export NCCL_NVLS_ENABLE=0 # NVLink multicast off, in every process started here
+# idle threads sleep: OpenMP's and OpenBLAS's pools alternate on the same cores (05's bench.sh)
+export OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4
+echo "== 13_distributed/bench-host.sh $mode, $(date -u +%FT%TZ)"
+
+# ---- ScaLAPACK: the system's, or the carried one
+scal=""
+probe='void psgemm_(void); int main(void) { psgemm_(); return 0; }'
+# shellcheck disable=SC2046
+if [ "${SCALAPACK:-}" != carried ] &&
+        echo "$probe" | gcc -x c - -o /dev/null -lscalapack-openmpi $(mpicc --showme:link) 2>/dev/null; then
+    echo "scalapack: the system's"
+else
+    carry=${DIST_CARRY:-.dist-carry}
+    scal=$PWD/build/dist-lib
+    mkdir -p "$scal"
+    cp "$carry/libscalapack-openmpi.so.2.2" "$scal/" || { echo "no ScaLAPACK here and none in $carry"; exit 1; }
+    ln -sf libscalapack-openmpi.so.2.2 "$scal/libscalapack-openmpi.so"
+    for lib in $(ldd "$scal/libscalapack-openmpi.so.2.2" | awk '/not found/ { print $1 }'); do
+        if [ -f "$carry/fallback/$lib" ]; then
+            cp "$carry/fallback/$lib" "$scal/" && echo "scalapack: this machine lacks $lib: the carried one"
+        fi
+    done
+    missing=$(LD_LIBRARY_PATH=$scal ldd "$scal/libscalapack-openmpi.so.2.2" | grep 'not found')
+    [ -z "$missing" ] || { echo "scalapack: still missing: $missing"; exit 1; }
+    echo "scalapack: carried, in $scal"
+fi
+
+# ---- build
+rev=${GIT_REV:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
+echo "== build (git $rev)"
+rm -f $BIN # linked again, against this ScaLAPACK (make does not track LDLIBS)
+if ! make -s -j"$(nproc)" stage13 GIT_REV="$rev" ${scal:+DIST_SCALAPACK_DIR=$scal}; then
+    echo "build failed"; exit 1
+fi
+$BIN --list | grep -q '^summa_nccl ' || echo "note: summa_nccl is not built in or there is no GPU: $($BIN --variant summa_nccl -m 8 2>&1 | tail -n1)"
+
+if [ $mode = test-gpu ]; then
+    make test-gpu STAGES=13
+    exit $?
+fi
+
+# ---- the machine
+{
+    echo "== $(date -u +%FT%TZ), git $rev"
+    lscpu; echo; free -g; echo; nvidia-smi 2>&1 | head -n 20; echo
+    mpirun --version | head -n1; gcc --version | head -n1; nvcc --version 2>/dev/null | tail -n2
+    echo; ldd $BIN
+} >"$out/machine.txt" 2>&1
+cores=$(nproc)
+tpc=$(lscpu | awk -F: '/^Thread\(s\) per core/ { gsub(/ /, "", $2); print $2 }')
+echo "cores: $cores online, ${tpc:-1} thread(s) per core; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+
+# ---- mpirun: 16 ranks of 1 core, 4 ranks of 4 cores, each bound to its cores
+MPI=(mpirun --allow-run-as-root -q -x NCCL_NVLS_ENABLE -x OMP_WAIT_POLICY -x OPENBLAS_THREAD_TIMEOUT)
+unit=core
+if [ "${tpc:-1}" -gt 1 ]; then MPI+=(--use-hwthread-cpus); unit=hwthread; fi
+bind=$unit
+if [ "$cores" -lt 16 ]; then
+    MPI+=(--oversubscribe)
+    bind=none
+    echo "note: fewer than 16 cores: oversubscribed, not bound (a dry run, not a measurement)"
+fi
+# A first run that must work. If it does not: Open MPI's shared-memory single copy (CMA) may be
+# refused here, then the copy through the shared segment; failing that, TCP on loopback.
+sanity() { "${MPI[@]}" -np 2 --bind-to none $BIN --variant summa --threads 1 --reps 1 -m 64 >>"$out/sanity.txt" 2>&1; }
+if ! sanity; then
+    MPI+=(--mca btl_vader_single_copy_mechanism none)
+    echo "note: MPI failed with its defaults (sanity.txt); trying btl_vader_single_copy_mechanism none"
+    if ! sanity; then
+        MPI+=(--mca btl self,tcp)
+        echo "note: and again; trying --mca btl self,tcp"
+        sanity || { echo "MPI does not run (sanity.txt)"; exit 1; }
+    fi
+fi
+R16=("${MPI[@]}" -np 16 --map-by "$unit" --bind-to "$bind")
+R4=("${MPI[@]}" -np 4 --map-by "$([ $bind = none ] && echo slot || echo slot:PE=4)" --bind-to "$bind")
+R1=("${MPI[@]}" -np 1 --map-by "$unit" --bind-to "$bind")
+R1x4=("${MPI[@]}" -np 1 --map-by "$([ $bind = none ] && echo slot || echo slot:PE=4)" --bind-to "$bind")
+
+# step NAME SECONDS COMMAND...: run it if about SECONDS are left, under a timeout of what is left
+step() {
+    local name=$1 need=$2
+    shift 2
+    if [ "$(left)" -lt "$need" ]; then
+        echo "== $name: SKIPPED, $(left) s of the budget left, it needs about $need"
+        return 1
+    fi
+    echo "== $name ($(date -u +%T), $(left) s left)"
+    echo "+ $*"
+    timeout "$(left)" "$@"
+    local rc=$?
+    [ $rc -eq 0 ] || echo "== $name: exit $rc"
+    return $rc
+}
+
+step "comm: 16 ranks, 4x4" 20 "${R16[@]}" $BIN --bench-comm --grid 4x4 --threads 1 --csv "$COMM"
+step "comm: 4 ranks, 2x2" 15 "${R4[@]}" $BIN --bench-comm --grid 2x2 --threads 4 --csv "$COMM"
+step "comm: NCCL, one GPU" 10 "${R1[@]}" $BIN --bench-comm --threads 1 --csv "$COMM"
+
+L="--variant local_only --no-baseline --grid 1x1 --nb 256"
+for n in $N1 $N2; do
+    reps=$([ "$n" = "$N1" ] && echo 3 || echo 1)
+    need=$([ "$n" = "$N1" ] && echo 10 || echo 25)
+    step "local: one rank, 1 thread, $n's share of a 4x4 grid" $need "${R1[@]}" $BIN $L --threads 1 \
+        --sizes $((n / 4))x$((n / 4))x$n --reps $reps --csv "$CSV"
+    step "local: one rank, 4 threads, $n's share of a 2x2 grid" $need "${R1x4[@]}" $BIN $L --threads 4 \
+        --sizes $((n / 2))x$((n / 2))x$n --reps $reps --csv "$CSV"
+done
+
+if $BIN --list | grep -q '^summa_nccl '; then
+    G="--no-baseline --grid 1x1 --nb 4096 --threads $cores --sizes $N1,$N2 --reps 10 --csv $CSV"
+    step "gpu: summa_nccl against its kernel alone, and with cuBLAS" 40 "${MPI[@]}" -np 1 --bind-to none $BIN \
+        --variant summa_nccl,warptile_alone,summa_nccl_cublas,cublas_alone $G
+    step "gpu: summa_nccl+pack (every panel packed and broadcast)" 20 "${MPI[@]}" -np 1 --bind-to none $BIN \
+        --variant summa_nccl,summa_nccl_cublas --pack $G
+else
+    echo "== gpu: SKIPPED (summa_nccl not built in, or no GPU)"
+fi
+
+M="--variant summa,summa_overlap,local_only --nb 256 --csv $CSV"
+step "main: 16 ranks x 1 thread, 4x4, n = $N1" 40 "${R16[@]}" $BIN $M --grid 4x4 --threads 1 --sizes $N1 --reps 5
+step "main: 4 ranks x 4 threads, 2x2, n = $N1" 40 "${R4[@]}" $BIN $M --grid 2x2 --threads 4 --sizes $N1 --reps 5
+M="--variant summa,summa_overlap --nb 256 --csv $CSV"
+step "main: 16 ranks x 1 thread, 4x4, n = $N2" 90 "${R16[@]}" $BIN $M --grid 4x4 --threads 1 --sizes $N2 --reps 2
+step "main: 4 ranks x 4 threads, 2x2, n = $N2" 90 "${R4[@]}" $BIN $M --grid 2x2 --threads 4 --sizes $N2 --reps 2
+M="--variant local_only --no-baseline --nb 256 --csv $CSV --sizes $N2 --reps 2"
+step "main: local_only, 16 ranks, 4x4, n = $N2" 25 "${R16[@]}" $BIN $M --grid 4x4 --threads 1
+step "main: local_only, 4 ranks x 4 threads, 2x2, n = $N2" 25 "${R4[@]}" $BIN $M --grid 2x2 --threads 4
+
+S="--variant summa_overlap --threads 1 --sizes $N1 --reps 3 --csv $CSV"
+step "shape: 16 ranks, 2x8, n = $N1" 25 "${R16[@]}" $BIN $S --grid 2x8 --nb 256
+step "shape: 16 ranks, 1x16, n = $N1" 25 "${R16[@]}" $BIN $S --grid 1x16 --nb 256
+step "shape: 16 ranks, 4x4, nb 128, n = $N1" 25 "${R16[@]}" $BIN $S --grid 4x4 --nb 128
+step "shape: 16 ranks, 4x4, nb 1024, n = $N1" 25 "${R16[@]}" $BIN $S --grid 4x4 --nb 1024
+
+echo "== done in $((SECONDS - T0)) s: $(grep -c '^13_distributed,' "$CSV" 2>/dev/null) GEMM rows, $(grep -c '^13_distributed,' "$COMM" 2>/dev/null) comm rows in $out"

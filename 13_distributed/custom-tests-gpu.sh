@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# 13_distributed's GPU checks, run by make test-gpu (tests/run-tests-gpu.sh) on a machine with an
+# NVIDIA GPU: summa_nccl and its yardsticks, one rank on one GPU, and one rank per GPU on every
+# grid shape where there are several; compute-sanitizer memcheck and racecheck on small sizes.
+# With one GPU, --pack sends every panel through the packing and ncclBroadcast path that several
+# GPUs take (a broadcast to itself). PASS:/FAIL:/SKIP: lines, then "N passed, N failed, N skipped".
+#
+#   13_distributed/custom-tests-gpu.sh     (make test-gpu STAGES=13)
+set -u
+cd "$(dirname "$0")/.."
+BIN=13_distributed/distributed
+LOG=build/test-gpu-logs/13_distributed
+mkdir -p "$LOG"
+pass=0 fail=0 skip=0
+ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+skp() { echo "SKIP: $*"; skip=$((skip + 1)); }
+finish() { echo; echo "$pass passed, $fail failed, $skip skipped"; [ "$fail" -eq 0 ]; exit $?; }
+
+if make -s "$BIN" >"$LOG/build.log" 2>&1; then ok "build: stage 13"; else
+    bad "build (see $LOG/build.log)"; tail -n 15 "$LOG/build.log" | sed 's/^/    /'; finish; fi
+if ! "$BIN" --list | grep -q '^summa_nccl '; then
+    bad "summa_nccl is not built in: $("$BIN" --variant summa_nccl -m 8 2>&1 | tail -n1)"
+    finish
+fi
+export NCCL_NVLS_ENABLE=0 # NVLink multicast off, in every process started here
+MPI=(timeout 300 mpirun --allow-run-as-root -q --bind-to none -x NCCL_NVLS_ENABLE -x OMP_NUM_THREADS=4)
+GPUS=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+SHAPES=$(grep -v '^#' tests/shapes.txt | paste -sd, -)
+SMALL="1,7x13x5,33,1x97x13,97x1x13,13x97x1,67x73x71"
+V1="--variant summa_nccl,summa_nccl_cublas,warptile_alone,cublas_alone --no-baseline --reps 1"
+VN="--variant summa_nccl,summa_nccl_cublas --no-baseline --reps 1"
+
+n=0
+# expect DESC NP ARGS...: mpirun -np NP BIN ARGS passes every check
+expect() {
+    local desc=$1 np=$2; shift 2
+    n=$((n + 1))
+    "${MPI[@]}" -np "$np" $BIN "$@" >"$LOG/case$n.out" 2>"$LOG/case$n.err"
+    local rc=$?
+    if [ $rc -eq 0 ] && tail -n 1 "$LOG/case$n.out" | grep -qE '^[1-9][0-9]* passed, 0 failed$'; then
+        ok "$desc"
+    else
+        bad "$desc (exit $rc; log $LOG/case$n.*)"
+        tail -n 4 "$LOG/case$n.out" "$LOG/case$n.err" | sed 's/^/    /'
+    fi
+}
+
+expect "1 GPU: awkward shapes, nb 4" 1 $V1 --sizes "$SHAPES" --nb 4
+expect "1 GPU: awkward shapes, nb 5, alpha -1.5, beta 0.5" 1 $V1 --sizes "$SHAPES" --nb 5 --alpha -1.5 --beta 0.5
+expect "1 GPU: awkward shapes, nb 3, pad 5" 1 $V1 --sizes "$SHAPES" --nb 3 --pad 5
+expect "1 GPU, --pack (every panel packed and broadcast by NCCL): awkward shapes, beta 1, pad 3" 1 $VN --pack --sizes "$SHAPES" --nb 7 --beta 1 --pad 3
+expect "1 GPU: alpha = 0 (A and B are NaN on the GPU: not read), beta 0.5" 1 $V1 --sizes 7x13x5,65 --nb 4 --alpha 0 --beta 0.5
+expect "1 GPU: sampled check, 2048 x 2048 x 1024, nb 256, --pack" 1 $V1 --pack -m 2048 -k 1024 --nb 256 --beta 0.5
+expect "1 GPU: 4097 x 1000 x 3001, nb 1024 (09's strips and copies inside each panel)" 1 $V1 -m 4097 -n 1000 -k 3001 --nb 1024
+n=$((n + 1))
+"${MPI[@]}" -np 1 $BIN --edge --variant summa_nccl,summa_nccl_cublas,warptile_alone,cublas_alone --no-baseline --sizes 7x13x5,33 --nb 4 --pad 2 >"$LOG/case$n.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q "every edge case passed" "$LOG/case$n.out" && [ "$(grep -c ' PASS$' "$LOG/case$n.out")" -eq 32 ]; then
+    ok "1 GPU: K = 0, M = 0, N = 0 (32 cases)"
+else
+    bad "1 GPU: edge cases (exit $rc; see $LOG/case$n.out)"
+fi
+# a GPU that is not there: one line, exit 2
+n=$((n + 1))
+"${MPI[@]}" -np 1 $BIN --variant summa_nccl --device 99 -m 8 >"$LOG/case$n.out" 2>"$LOG/case$n.err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$LOG/case$n.err")" -eq 1 ] && [ ! -s "$LOG/case$n.out" ]; then
+    ok "--device 99 -> exit 2: $(cat "$LOG/case$n.err")"
+else
+    bad "--device 99 -> exit $rc (want 2 and one line; $LOG/case$n.*)"
+fi
+# the NCCL rows of --bench-comm
+n=$((n + 1))
+"${MPI[@]}" -np 1 $BIN --bench-comm --reps 3 --csv "$LOG/comm.csv" >"$LOG/case$n.out" 2>&1
+if [ $? -eq 0 ] && grep -q '^13_distributed,nccl,bcast_all,1,33554432,' "$LOG/comm.csv"; then
+    ok "--bench-comm: NCCL broadcast rows"
+else
+    bad "--bench-comm: no NCCL rows (see $LOG/case$n.out)"
+fi
+
+# one rank per GPU, every grid shape the GPUs allow
+if [ "$GPUS" -ge 2 ]; then
+    grids="1x$GPUS ${GPUS}x1"
+    [ "$GPUS" -ge 4 ] && grids="$grids 2x2"
+    [ "$GPUS" -ge 6 ] && grids="$grids 3x2"
+    for grid in $grids; do
+        np=$((${grid%x*} * ${grid#*x}))
+        expect "$np GPUs, $grid: awkward shapes, nb 3, beta 0.5, pad 3" "$np" $VN --grid "$grid" --sizes "$SHAPES" --nb 3 --beta 0.5 --pad 3
+        expect "$np GPUs, $grid: 3001 x 2999 x 1501, nb 256, alpha -1.5" "$np" $VN --grid "$grid" -m 3001 -n 2999 -k 1501 --nb 256 --alpha -1.5
+    done
+else
+    skp "one rank per GPU on several GPUs: this machine has $GPUS"
+fi
+
+# compute-sanitizer: out-of-bounds accesses (memcheck) and shared-memory races (racecheck), one
+# rank on one GPU, the NCCL path included (--pack); and one per GPU where there are several
+SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+if [ -z "$SANITIZER" ]; then
+    bad "compute-sanitizer not found"
+    finish
+fi
+sanitize() {
+    local desc=$1 np=$2; shift 2
+    n=$((n + 1))
+    "${MPI[@]}" -np "$np" "$SANITIZER" "$@" >"$LOG/case$n.out" 2>&1
+    local rc=$? summary
+    summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/case$n.out" | sort | uniq -c | tr -s ' ' | paste -sd';' -)
+    if [ $rc -eq 0 ] && ! grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/case$n.out" | grep -qvE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" &&
+       grep -qE "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/case$n.out"; then
+        ok "$desc:$summary"
+    else
+        bad "$desc: exit $rc, ${summary:-no summary} (see $LOG/case$n.out)"
+        grep -m 5 -E "=========  (Invalid|Race|Error)" "$LOG/case$n.out" | sed 's/^/    /'
+    fi
+}
+for tool in memcheck racecheck; do
+    sanitize "compute-sanitizer $tool, 1 GPU, --pack, beta 0.5, pad 3" 1 --tool $tool --error-exitcode 99 \
+        $BIN $V1 --pack --sizes "$SMALL" --nb 16 --beta 0.5 --pad 3
+    sanitize "compute-sanitizer $tool, 1 GPU, beta 0 (C was NaN)" 1 --tool $tool --error-exitcode 99 \
+        $BIN $V1 --sizes "$SMALL" --nb 16
+    if [ "$GPUS" -ge 2 ]; then
+        sanitize "compute-sanitizer $tool, $GPUS GPUs, 1x$GPUS, beta 0.5" "$GPUS" --tool $tool --error-exitcode 99 \
+            $BIN $VN --grid "1x$GPUS" --sizes "$SMALL" --nb 16 --beta 0.5
+    fi
+done
+finish

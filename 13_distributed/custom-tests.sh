@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# 13_distributed's tests. The program runs under mpirun, so tests/run-tests.sh runs this script
+# in place of its generic GEMM cases for the stage; it prints PASS:/FAIL:/SKIP: lines and a
+# last line "N passed, N failed, N skipped", and exits 0 when nothing failed.
+#
+#   13_distributed/custom-tests.sh      (after make stage13 asan grade-bins; it builds what is missing)
+#
+# The CPU variants (and PSGEMM, checked once per size) with 1, 2, 3, 4 and 6 ranks, oversubscribed
+# on a small machine: the awkward shapes of tests/shapes.txt on grids 1x1, 1xP, Px1, 2x2 and 3x2,
+# block sizes that divide nothing, alpha, beta, padding, a sampled check, alpha = 0 with NaN in
+# A and B, the edge cases (K = 0, M = 0, N = 0), bad input (one line from rank 0, exit 2, every
+# rank gone), the sanitizers, the untouched exercise, the CSVs and --bench-comm. A run that
+# hangs is killed after 120 s and fails.
+set -u
+cd "$(dirname "$0")/.."
+BIN=13_distributed/distributed ASAN=build/asan/13_distributed/distributed
+GRADE=build/grade/13_distributed/distributed
+LOG=build/test-logs/13_distributed
+mkdir -p "$LOG"
+pass=0 fail=0 skip=0
+ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+skp() { echo "SKIP: $*"; skip=$((skip + 1)); }
+
+if [ ! -x "$BIN" ] || [ ! -x "$ASAN" ] || [ ! -x "$GRADE" ]; then
+    make -s "$BIN" "$ASAN" "$GRADE" >"$LOG/build.log" 2>&1 || bad "build (see $LOG/build.log)"
+fi
+if ! command -v mpirun >/dev/null; then
+    skp "no mpirun (scripts/install-deps.sh installs openmpi-bin)"
+    echo; echo "$pass passed, $fail failed, $skip skipped"; exit 0
+fi
+
+# one rank per slot whatever the core count; idle ranks yield; one thread each; NVLink
+# multicast off in any NCCL the program starts
+MPI=(timeout 120 mpirun --allow-run-as-root -q --oversubscribe --bind-to none
+     -x OMP_NUM_THREADS=1 -x OPENBLAS_NUM_THREADS=1 -x NCCL_NVLS_ENABLE=0)
+SHAPES=$(grep -v '^#' tests/shapes.txt | paste -sd, -)
+SMALL="1,7x13x5,31,33,1x97x13,97x1x13,13x97x1,67x73x71"
+CPU="--variant summa,summa_overlap --reps 1 --threads 1"
+
+n=0
+# expect WANT DESC NP ARGS...: mpirun -np NP BIN ARGS exits WANT; with 0, a last line "N passed, 0 failed"
+expect() {
+    local t0=$SECONDS
+    local want=$1 desc=$2 np=$3; shift 3
+    n=$((n + 1))
+    "${MPI[@]}" -np "$np" "$@" >"$LOG/case$n.out" 2>"$LOG/case$n.err"
+    local rc=$?
+    if [ "$rc" -eq "$want" ] && { [ "$want" -ne 0 ] || tail -n 1 "$LOG/case$n.out" | grep -qE '^[1-9][0-9]* passed, 0 failed$'; }; then
+        ok "$desc ($((SECONDS - t0)) s)"
+    else
+        bad "$desc (exit $rc, want $want; log $LOG/case$n.*)"
+        tail -n 4 "$LOG/case$n.out" "$LOG/case$n.err" | sed 's/^/    /'
+    fi
+}
+
+expect 0 "1 rank: awkward shapes, with PSGEMM" 1 $BIN $CPU --sizes "$SHAPES" --nb 4
+expect 0 "4 ranks, 2x2: awkward shapes, nb 4, with PSGEMM" 4 $BIN $CPU --grid 2x2 --sizes "$SHAPES" --nb 4
+expect 0 "6 ranks, 3x2: awkward shapes, nb 3, beta 0.5, pad 2" 6 $BIN $CPU --grid 3x2 --sizes "$SHAPES" --nb 3 --beta 0.5 --pad 2 --no-baseline
+# the other grid shapes on fewer shapes (PSGEMM is checked above)
+Q="$CPU --no-baseline --sizes $SMALL"
+expect 0 "2 ranks, 1x2: small shapes, nb 3, alpha -1.5, beta 0.5" 2 $BIN $Q --grid 1x2 --nb 3 --alpha -1.5 --beta 0.5
+expect 0 "2 ranks, 2x1: small shapes, nb 5, pad 5" 2 $BIN $Q --grid 2x1 --nb 5 --pad 5
+expect 0 "3 ranks, 1x3: small shapes, nb 7, beta 1, pad 3" 3 $BIN $Q --grid 1x3 --nb 7 --beta 1 --pad 3
+expect 0 "4 ranks, 4x1: small shapes, nb 2, beta 0.5, pad 1" 4 $BIN $Q --grid 4x1 --nb 2 --beta 0.5 --pad 1
+expect 0 "4 ranks, 1x4: small shapes, nb 16 (ranks with no columns), alpha -1.5" 4 $BIN $Q --grid 1x4 --nb 16 --alpha -1.5
+expect 0 "6 ranks, 3x2: nb larger than the matrix (one rank holds it all)" 6 $BIN $CPU --grid 3x2 --sizes 7x13x5,31 --nb 64
+expect 0 "4 ranks, 2x2: sampled check above 2^30 multiply-adds" 4 $BIN $CPU --no-baseline --grid 2x2 -m 1031 -n 1100 -k 1000 --nb 100 --beta 0.5
+expect 0 "2 ranks of 2 threads, 1x2: OpenMP inside each rank" 2 $BIN --variant summa,summa_overlap --reps 1 --threads 2 --grid 1x2 --sizes 257x131x99,300 --nb 32
+expect 0 "4 ranks: alpha = 0 (A and B are NaN: not read), beta 0.5, with PSGEMM" 4 $BIN $CPU --sizes 7x13x5,65 --nb 4 --alpha 0 --beta 0.5
+# the edge cases, on each rank's block
+for np_grid in "1 1x1" "3 3x1" "4 2x2"; do
+    read -r np grid <<<"$np_grid"
+    n=$((n + 1))
+    "${MPI[@]}" -np "$np" $BIN --edge --variant summa,summa_overlap --threads 1 --grid "$grid" --sizes 7x13x5,33 --nb 4 --pad 2 >"$LOG/case$n.out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q "every edge case passed" "$LOG/case$n.out" && [ "$(grep -c ' PASS$' "$LOG/case$n.out")" -eq 24 ]; then
+        ok "$np ranks, $grid: K = 0, M = 0, N = 0 (24 cases: summa, summa_overlap, psgemm)"
+    else
+        bad "$np ranks, $grid: edge cases (exit $rc; see $LOG/case$n.out)"
+    fi
+done
+# local_only is timed, not checked; its rows and the others' go to a CSV
+rm -f "$LOG/13_distributed.csv"
+expect 0 "local_only runs (not checked), beside summa, rows to a CSV" 2 $BIN --variant summa,local_only --reps 1 --threads 1 --sizes 64,7x13x5 --nb 8 --csv "$LOG/13_distributed.csv"
+
+# bad input: one line on stderr, from rank 0 only, nothing on stdout, exit 2, and every rank gone
+badcase() {
+    local desc=$1 np=$2; shift 2
+    n=$((n + 1))
+    "${MPI[@]}" -np "$np" $BIN "$@" >"$LOG/case$n.out" 2>"$LOG/case$n.err"
+    local rc=$? lines
+    lines=$(wc -l <"$LOG/case$n.err")
+    if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$LOG/case$n.out" ]; then
+        ok "bad input, $np ranks, $desc -> exit 2: $(cat "$LOG/case$n.err")"
+    else
+        bad "bad input, $np ranks, $desc -> exit $rc, $lines stderr lines (want 2 and 1; $LOG/case$n.*)"
+    fi
+}
+badcase "--grid 3x2 on 4 ranks" 4 --grid 3x2 -m 8
+badcase "--grid 2 (no columns)" 2 --grid 2 -m 8
+badcase "--variant nope" 4 --variant nope
+badcase "a size too large for one rank's memory" 2 -m 400000 -n 400000 -k 8
+printf 'stage,variant\n' >"$LOG/foreign.csv"
+badcase "--csv with another header" 2 -m 8 --csv "$LOG/foreign.csv"
+
+# the CSV: our header once, then every row (a second run appends)
+"${MPI[@]}" -np 2 $BIN $CPU --sizes 16 --nb 4 --csv "$LOG/13_distributed.csv" >"$LOG/csv.out" 2>&1
+if [ "$(head -n1 "$LOG/13_distributed.csv" 2>/dev/null | cut -d, -f1-9)" = "stage,variant,m,n,k,grid,ranks,threads,nb" ] &&
+   [ "$(grep -c '^stage,' "$LOG/13_distributed.csv")" -eq 1 ] && [ "$(grep -c '^13_distributed,.*,PASS,' "$LOG/13_distributed.csv")" -eq 7 ] &&
+   [ "$(grep -c '^13_distributed,local_only,.*,-,' "$LOG/13_distributed.csv")" -eq 2 ]; then
+    ok "--csv: one header over two runs, 7 checked rows and local_only's 2 unchecked"
+else
+    bad "--csv: header or rows wrong (see $LOG/13_distributed.csv)"
+fi
+# --bench-comm: ping-pong and broadcasts, 8 B to 32 MiB (3 of each here)
+rm -f "$LOG/13_distributed_comm.csv"
+"${MPI[@]}" -np 2 $BIN --bench-comm --reps 3 --threads 1 --csv "$LOG/13_distributed_comm.csv" >"$LOG/comm.out" 2>&1
+rc=$?
+rows=$(grep -c '^13_distributed,mpi,' "$LOG/13_distributed_comm.csv" 2>/dev/null)
+if [ $rc -eq 0 ] && [ "${rows:-0}" -ge 30 ] && grep -q '^13_distributed,mpi,pingpong,2,33554432,' "$LOG/13_distributed_comm.csv"; then
+    ok "--bench-comm, 2 ranks: $rows rows (ping-pong, broadcasts, 8 B to 32 MiB)"
+else
+    bad "--bench-comm: exit $rc, ${rows:-0} rows (see $LOG/comm.*)"
+fi
+
+# the cost model on the two CSVs just written: its chart, its tables, and bad input
+PY=$(scripts/find-python.sh)
+if [ -z "$PY" ]; then
+    skp "13_distributed/plot.py: no python3 with matplotlib"
+else
+    rm -f "$LOG/model.png"
+    if "$PY" 13_distributed/plot.py "$LOG/13_distributed.csv" "$LOG/model.png" >"$LOG/plot.out" 2>&1 &&
+       [ "$(head -c 4 "$LOG/model.png" | od -An -c | tr -d ' ')" = "211PNG" ] &&
+       "$PY" 13_distributed/plot.py --table "$LOG/13_distributed.csv" >"$LOG/table.out" 2>&1 &&
+       grep -q '^| summa | 16 | 1x2 | 2 x 1 | 4 |' "$LOG/table.out" && grep -q '^| broadcast | 2 |' "$LOG/table.out"; then
+        ok "plot.py: the model's chart and tables from the CSVs above"
+    else
+        bad "plot.py on the CSVs above (see $LOG/plot.out, $LOG/table.out)"
+    fi
+    n_bad=0
+    for args in "$LOG/13_distributed.csv" "$LOG/no-such.csv $LOG/x.png" "$LOG/foreign.csv $LOG/x.png"; do
+        # shellcheck disable=SC2086
+        "$PY" 13_distributed/plot.py $args >"$LOG/plot-bad.out" 2>"$LOG/plot-bad.err"
+        [ $? -eq 2 ] && [ "$(wc -l <"$LOG/plot-bad.err")" -eq 1 ] && [ ! -e "$LOG/x.png" ] || n_bad=$((n_bad + 1))
+    done
+    [ $n_bad -eq 0 ] && ok "plot.py: one argument, a missing file, a foreign header -> exit 2, one line" ||
+        bad "plot.py: $n_bad bad inputs not refused with exit 2 and one line"
+fi
+
+# the sanitizers (no CUDA in this build), 4 ranks
+n=$((n + 1))
+ASAN_OPTIONS=detect_leaks=0 "${MPI[@]}" -x ASAN_OPTIONS -np 4 $ASAN $CPU --grid 2x2 --sizes 1,7x13x5,1x97x13,13x97x1,67x73x71 --nb 5 --pad 3 --beta 0.5 >"$LOG/case$n.out" 2>"$LOG/case$n.err"
+rc=$?
+if [ $rc -eq 0 ] && tail -n 1 "$LOG/case$n.out" | grep -qE '^[1-9][0-9]* passed, 0 failed$'; then
+    ok "ASan+UBSan, 4 ranks, 2x2: small shapes, pad 3, beta 0.5, with PSGEMM"
+else
+    bad "ASan+UBSan, 4 ranks (exit $rc; see $LOG/case$n.*)"
+    grep -m 3 -E "ERROR|runtime error" "$LOG/case$n.err" | sed 's/^/    /'
+fi
+
+# the untouched exercise fails cleanly: exit 1 with FAIL rows, no crash, no hang
+n=$((n + 1))
+"${MPI[@]}" -np 2 $GRADE $CPU --sizes 7x13x5,33 --nb 4 --no-baseline >"$LOG/case$n.out" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q FAIL "$LOG/case$n.out"; then
+    ok "untouched exercise fails its checks cleanly (2 ranks)"
+elif [ $rc -eq 0 ]; then
+    ok "exercise passes (it has been solved)"
+else
+    bad "exercise: exit $rc (want 1 with FAIL rows; see $LOG/case$n.out)"
+fi
+
+# summa_nccl: checked on a GPU machine by make test-gpu (custom-tests-gpu.sh)
+n=$((n + 1))
+"${MPI[@]}" -np 1 $BIN --variant summa_nccl -m 8 >"$LOG/case$n.out" 2>"$LOG/case$n.err"
+rc=$?
+case $rc in
+    0) ok "summa_nccl: checks pass on the GPU present" ;;
+    77) if [ "$(wc -l <"$LOG/case$n.err")" -eq 1 ]; then skp "summa_nccl: $(cat "$LOG/case$n.err")"
+        else bad "summa_nccl: exit 77 but not one line on stderr"; fi ;;
+    *) bad "summa_nccl -m 8: exit $rc (see $LOG/case$n.*)" ;;
+esac
+
+echo
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

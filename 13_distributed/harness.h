@@ -1,0 +1,31 @@
+/* harness.h: stage 13's runs (harness.c), shared with main.c. */
+#ifndef HARNESS_H
+#define HARNESS_H
+
+#include "cli.h"
+#include "distributed.h"
+#include "gpu.h"
+
+typedef struct variant {
+    const char *name, *desc;
+    dist_gemm_fn *fn;     /* a CPU variant; NULL for a GPU one */
+    enum gpu_kernel gpu;  /* a GPU variant (0: none) */
+    int unchecked;        /* its result is not the product (local_only) */
+    int one_rank;         /* runs on a 1 x 1 grid only (a GPU kernel alone) */
+} variant;
+
+extern int me, nranks;    /* this rank, and how many */
+extern dist_grid grid;    /* the process grid of the run */
+extern char grid_name[32]; /* "4x4" */
+extern const char *csv_header; /* the GEMM rows' CSV header */
+
+/* On rank 0: NULL if path can take our rows (new, empty, or our header), else why not. */
+const char *csv_problem(const char *path, const char *header);
+void set_threads(int t); /* OpenMP's and OpenBLAS's */
+/* Collective: every selected variant at every size and thread count, checked and timed;
+ * returns the number of failed checks. */
+int run_sizes(const bench_opts *o, const variant *vars, int nvars);
+/* Collective: --edge (K = 0, M = 0, N = 0 on every rank's block); returns the failures. */
+int edge_checks(const variant *vars, const int *use, int nvars, const bench_opts *o);
+
+#endif
