@@ -47,7 +47,7 @@ stage_name  = $(patsubst $(firstword $(subst _, ,$(1)))_%,%,$(1))
 stage_num   = $(firstword $(subst _, ,$(1)))
 
 COMMON_SRCS := common/matrix.c common/verify.c common/cli.c common/bench.c common/csv.c \
-               common/quick_return.c common/edges.c
+               common/quick_return.c common/edges.c common/sysinfo.c
 CPU_COMMON  := $(COMMON_SRCS) common/baseline_blas.c
 GPU_COMMON  := $(COMMON_SRCS) common/cuda_harness.cu common/quick_return_gpu.cu
 
@@ -98,8 +98,8 @@ $(foreach d,$(GPU_STAGES),$(eval $(call GPU_LINK,$(d),$(call stage_name,$(d)))))
 GIT_REV ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 build/git-rev: FORCE
 	@mkdir -p build; echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' > $@
-build/rel/common/bench.o build/asan/common/bench.o: build/git-rev
-build/rel/common/bench.o build/asan/common/bench.o: CPPFLAGS += -DGIT_REV='"$(GIT_REV)"'
+build/rel/common/sysinfo.o build/asan/common/sysinfo.o: build/git-rev
+build/rel/common/sysinfo.o build/asan/common/sysinfo.o: CPPFLAGS += -DGIT_REV='"$(GIT_REV)"'
 
 # Objects depend on the flags too: change CFLAGS and everything rebuilds.
 build/flags: FORCE
@@ -132,13 +132,12 @@ planted: tests/planted/planted                 # the harness's own test: kernels
 tests/planted/planted: $(call obj,rel,tests/planted/planted.c $(CPU_COMMON))
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-build/peak: common/peak.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< -lm
+build/peak: $(call obj,rel,common/peak.c common/peak_lib.c common/sysinfo.c)
+	$(CC) $(CFLAGS) -o $@ $^ -lm
 
-build/peak_gpu: common/peak_gpu.cu common/cuda_harness.cuh
+build/peak_gpu: common/peak_gpu.cu common/cuda_harness.cuh build/rel/common/sysinfo.o
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) -o $@ $< -lcublas
+	$(NVCC) $(NVFLAGS) -o $@ $< build/rel/common/sysinfo.o -lcublas
 
 deps:                                          ## install what is missing (Debian/Ubuntu)
 	@scripts/install-deps.sh

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "edges.h"
 #include "matrix.h"
+#include "sysinfo.h"
 #include "tiling.h"
 
 #define MAX_TILES 16
@@ -40,57 +40,6 @@ int tile_option(bench_opts *o, const char *opt, const char *val)
     return 2;
 }
 
-/* "32K" or "36608K" from /sys/devices/system/cpu/cpu0/cache/indexN, for level and type. */
-static long sys_cache_size(int level, const char *type)
-{
-    for (int index = 0; index < 16; index++) {
-        char path[128], text[64] = "";
-        int lvl = 0;
-        long size = 0;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", index);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            break;
-        if (fscanf(f, "%d", &lvl) != 1)
-            lvl = 0;
-        fclose(f);
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", index);
-        if ((f = fopen(path, "r"))) {
-            if (fscanf(f, "%63s", text) != 1)
-                text[0] = '\0';
-            fclose(f);
-        }
-        if (lvl != level || strcmp(text, type) != 0)
-            continue;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
-        if ((f = fopen(path, "r"))) {
-            char unit = 'B';
-            if (fscanf(f, "%ld%c", &size, &unit) < 1)
-                size = 0;
-            fclose(f);
-            size *= unit == 'K' ? 1024L : unit == 'M' ? 1048576L : 1L;
-        }
-        return size;
-    }
-    return 0;
-}
-
-const char *cache_sizes(long *l1d, long *l2, long *l3)
-{
-    *l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-    *l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    *l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (*l1d > 0 && *l2 > 0) {
-        if (*l3 < 0)
-            *l3 = 0;
-        return "sysconf";
-    }
-    *l1d = sys_cache_size(1, "Data");
-    *l2 = sys_cache_size(2, "Unified");
-    *l3 = sys_cache_size(3, "Unified");
-    return *l1d > 0 ? "/sys/devices/system/cpu/cpu0/cache" : "unknown";
-}
-
 static const char *bytes_text(long bytes, char *buf, size_t len)
 {
     if (bytes <= 0)
@@ -108,7 +57,7 @@ static const char *bytes_text(long bytes, char *buf, size_t len)
 static const char *fits_in(long bytes)
 {
     long l1d, l2, l3;
-    cache_sizes(&l1d, &l2, &l3);
+    sysinfo_caches(&l1d, &l2, &l3);
     return bytes <= l1d ? "fits L1d" : bytes <= l2 ? "fits L2" : bytes <= l3 ? "fits L3" : "fits no cache";
 }
 
@@ -119,7 +68,7 @@ static void header_with_caches(FILE *f, const bench_opts *o)
     backend_header(f, o);
     long l1d, l2, l3;
     char a[32], b[32], c[32];
-    const char *from = cache_sizes(&l1d, &l2, &l3);
+    const char *from = sysinfo_caches(&l1d, &l2, &l3);
     fprintf(f, "%-10s L1d %s, L2 %s, L3 %s (cpu0, from %s)\n", "caches", bytes_text(l1d, a, sizeof a),
             bytes_text(l2, b, sizeof b), bytes_text(l3, c, sizeof c), from);
     fprintf(f, "%-10s ", "tiles");

@@ -18,8 +18,4 @@ int tile_option(bench_opts *o, const char *opt, const char *val);
                   TILE_TEXT(TILE_DEFAULT) ");\n" \
                   "                        with --tile, rows are named tiled/16, tiled/32, ...\n"
 
-/* Size in bytes of this CPU's level-1 data, level-2 and level-3 caches (0 where unknown),
- * from sysconf, else /sys/devices/system/cpu/cpu0/cache. Returns where they came from. */
-const char *cache_sizes(long *l1d, long *l2, long *l3);
-
 #endif

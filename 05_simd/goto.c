@@ -19,12 +19,12 @@
  */
 #include "simd.h"
 #include "matrix.h"
+#include "sysinfo.h"
 
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static int min_int(int a, int b) { return a < b ? a : b; }
 static int max_int(int a, int b) { return a > b ? a : b; }
@@ -78,9 +78,8 @@ const microkernel *microkernel_best(void)
 
 void simd_cache_sizes(long *l1d, long *l2, long *l3)
 {
-    /* glibc reads these from CPUID (x86) or sysfs; 0 or -1 where it cannot tell. */
-    long a = sysconf(_SC_LEVEL1_DCACHE_SIZE), b = sysconf(_SC_LEVEL2_CACHE_SIZE),
-         c = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    long a, b, c; /* 0 where the system does not say: then a common x86 core's */
+    sysinfo_caches(&a, &b, &c);
     *l1d = a > 0 ? a : 32L << 10;
     *l2 = b > 0 ? b : 256L << 10;
     *l3 = c > 0 ? c : 4L << 20;

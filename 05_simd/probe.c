@@ -22,14 +22,6 @@
  * Run it under scripts/bench-lock, like every timing. Not part of `make test`.
  */
 #ifdef SIMD_PROBE
-/* probe share times the FMA loop of build/peak itself: common/peak.c is compiled into this
- * file whole (its main renamed, never called), so the loop, its calibration and its flop count
- * are the ones `make peak` measures, not a second copy. */
-#undef _GNU_SOURCE /* peak.c defines it, first thing */
-#define main peak_program_main
-#include "../common/peak.c"
-#undef main
-
 #include <cblas.h>
 #include <omp.h>
 #include <stdio.h>
@@ -37,6 +29,9 @@
 #include <string.h>
 #include <time.h>
 
+/* probe share times the FMA loop of build/peak itself (common/peak_lib.c, linked): the loop,
+ * its calibration and its flop count are the ones `make peak` measures, not a second copy. */
+#include "peak.h"
 #include "simd.h"
 
 #define MAX_REPS 256

@@ -20,7 +20,7 @@ SIMD_BLIS_INC ?= /usr/include/x86_64-linux-gnu/blis-openmp
 SIMD_OBJS := $(patsubst %,build/rel/%.o,05_simd/main 05_simd/goto 05_simd/simd \
     05_simd/kernel_avx512 05_simd/kernel_avx2 05_simd/kernel_omp_simd \
     04_threads/threads 03_tiling/tiling 02_loop_order/loop_order common/matrix common/verify common/cli common/bench common/csv common/baseline_blas \
-    common/quick_return common/edges)
+    common/quick_return common/edges common/sysinfo)
 build/blis/05_simd/simd: $(SIMD_OBJS) build/blis/05_simd/blis_baseline.o
 	$(CC) $(CFLAGS) -o $@ $^ -lblis -lm
 build/blis/05_simd/blis_baseline.o: 05_simd/blis_baseline.c
@@ -29,12 +29,13 @@ build/blis/05_simd/blis_baseline.o: 05_simd/blis_baseline.c
 
 # build/rel/05_simd/probe: the chapter's side-by-side measurements of the micro-kernel alone,
 # of the packing, of block sizes and of the share of the FMA peak (probe.c, empty in the
-# stage's own build, like blis_baseline.c; not part of make test). probe.c compiles
-# common/peak.c into itself for the last of these, hence the dependency.
+# stage's own build, like blis_baseline.c; not part of make test). The last of these times
+# build/peak's own FMA loop, from common/peak_lib.c.
 build/rel/05_simd/probe: build/probe/05_simd/probe.o $(filter-out build/rel/05_simd/main.o \
     build/rel/05_simd/probe.o build/rel/05_simd/blis_baseline.o,$(filter build/rel/05_simd/%,$(SIMD_OBJS))) \
-    build/rel/common/matrix.o build/rel/common/quick_return.o
+    build/rel/common/matrix.o build/rel/common/quick_return.o build/rel/common/sysinfo.o \
+    build/rel/common/peak_lib.o
 	$(CC) $(CFLAGS) -o $@ $^ -lopenblas -lm
-build/probe/05_simd/probe.o: 05_simd/probe.c 05_simd/simd.h common/peak.c common/timer.h
+build/probe/05_simd/probe.o: 05_simd/probe.c 05_simd/simd.h common/peak.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DSIMD_PROBE -c $< -o $@

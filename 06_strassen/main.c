@@ -22,6 +22,7 @@
 #include "matrix.h"
 #include "../05_simd/simd.h" /* stage 05's API: gemm_simd, the micro-kernel type */
 #include "strassen.h"
+#include "sysinfo.h"
 #include "timer.h"
 
 
@@ -74,7 +75,7 @@ static double run_vs_classic(bench_problem *p, gemm_fn *fn)
 
 static void header_vs_classic(FILE *f, const bench_opts *o)
 {
-    fprintf(f, "%-10s %s, %d cores online\n", "cpu", cpu_model_name(), bench_ncores());
+    fprintf(f, "%-10s %s, %d cores online\n", "cpu", sysinfo_cpu_model(), sysinfo_cores());
     if (o->baseline)
         fprintf(f, "%-10s classic: 05_simd's gemm_simd with %s (--vs classic)\n", "baseline",
                 microkernel_best()->name);
@@ -185,7 +186,7 @@ static int breakdown(bench_opts *o)
                            "stage,variant,m,n,k,threads,cutoff,reps,ms_total,ms_additions,"
                            "add_gbytes,add_gbs,ms_packing_t0,device,git");
     char device[256];
-    csv_field(device, sizeof device, cpu_model_name());
+    csv_field(device, sizeof device, sysinfo_cpu_model());
     const int cut = strassen_cutoff > 0 ? strassen_cutoff : strassen_default_cutoff;
     printf("== 06_strassen --breakdown: where the time goes (cutoff %d) ==\n", cut);
     printf("%-16s %6s %6s %6s %3s %10s %10s %6s %9s %8s %12s\n", "variant", "M", "N", "K",
@@ -229,7 +230,7 @@ static int breakdown(bench_opts *o)
                                 "06_strassen,%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%s,%s",
                                 variants[v].name, s->m, s->n, s->k, o->threads[ti], cut, n, mt,
                                 ma, bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, mp, device,
-                                bench_git_rev());
+                                sysinfo_git_rev());
             }
             matrix_free(A);
             matrix_free(B);

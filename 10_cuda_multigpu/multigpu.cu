@@ -23,6 +23,7 @@
 #include "csv.h"
 #include "matrix.h"
 #include "multigpu.h"
+#include "sysinfo.h"
 #include "timer.h"
 
 #define GiB 1073741824.0
@@ -240,7 +241,7 @@ static void write_record(const bench_problem *p, const char *variant, double wal
     for (int g = 0; tiled && g < G; g++)
         snprintf(tiles + strlen(tiles), sizeof tiles - strlen(tiles), "%s%ld", g ? "/" : "",
                  mg_last.tiles_per_gpu[g]);
-    bench_utc_now(date, sizeof date);
+    sysinfo_utc_now(date, sizeof date);
     char spans[256], device[256];
     if (busy_max > 0)
         snprintf(spans, sizeof spans, "%.3f,%.3f,%.4f,%.3f,%.3f,%.1f,%.1f", busy_max,
@@ -253,7 +254,7 @@ static void write_record(const bench_problem *p, const char *variant, double wal
                 variant, p->M, p->N, p->K, G, tiled ? mg_last.tile : 0,
                 tiled ? mg_last.kblock : 0, tiled ? mg_last.streams : 1,
                 tiled ? mg_last.slots_per_gpu : 0, tiles, wall_ms, spans, device,
-                bench_git_rev(), date);
+                sysinfo_git_rev(), date);
 }
 
 /* ---- the backend ------------------------------------------------------------------------------ */

@@ -20,8 +20,8 @@ done
 # 2. from cache-resident to memory-bound chunks
 run --variant split_avx2,split_tables --len 4K:64M:x4
 # 3. other codes at 1 MiB: fewer parities, more parities
-run --variant split_tables --k 6 --m 3 --len 1M
-run --variant split_tables --k 12 --m 4 --len 1M
-run --variant split_tables --k 20 --m 8 --len 1M
+run --variant split_tables --data 6 --parity 3 --len 1M
+run --variant split_tables --data 12 --parity 4 --len 1M
+run --variant split_tables --data 20 --parity 8 --len 1M
 # 4. both cores
 run --variant split_tables --len 1M,64M --threads 1,2

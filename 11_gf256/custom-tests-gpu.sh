@@ -43,20 +43,20 @@ check() {
     fi
 }
 Q="--reps 1 --no-baseline"
-check "RS(5,3), every erasure set, awkward lengths" --variant $GPU $Q --k 5 --m 3 \
+check "RS(5,3), every erasure set, awkward lengths" --variant $GPU $Q --data 5 --parity 3 \
     --len 1,2,15,16,17,33,64,65,4097,65537 --erasures all
 check "RS(10,4) with ISA-L alongside, chunks 5 bytes past alignment" --variant $GPU --reps 1 \
-    --k 10 --m 4 --len 1,3,1000,100001 --offset 5
-check "RS(8,20): more parity than data" --variant $GPU $Q --k 8 --m 20 --len 7,5000
-check "RS(200,56): k + m = 256" --variant $GPU $Q --k 200 --m 56 --len 1,77,4096
-check "RS(240,16): k in slices (gpu_rect)" --variant gpu_rect,gpu_affine $Q --k 240 --m 16 --len 33,4096
+    --data 10 --parity 4 --len 1,3,1000,100001 --offset 5
+check "RS(8,20): more parity than data" --variant $GPU $Q --data 8 --parity 20 --len 7,5000
+check "RS(200,56): k + m = 256" --variant $GPU $Q --data 200 --parity 56 --len 1,77,4096
+check "RS(240,16): k in slices (gpu_rect)" --variant gpu_rect,gpu_affine $Q --data 240 --parity 16 --len 33,4096
 
 SAN=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 if [ -z "$SAN" ]; then
     echo "SKIP: compute-sanitizer not found"
 else
     for tool in memcheck racecheck; do
-        timeout 300 "$SAN" --tool $tool --error-exitcode 99 "$BIN" --variant $GPU $Q --k 5 --m 3 \
+        timeout 300 "$SAN" --tool $tool --error-exitcode 99 "$BIN" --variant $GPU $Q --data 5 --parity 3 \
             --len 1,33,4097 >"$LOG/$tool.out" 2>&1
         rc=$?
         summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/$tool.out" | tail -n 1)

@@ -1,7 +1,7 @@
 /* 11_gf256 exercise: build the field GF(2^8) and the tables every kernel of the stage uses.
  *
  * Build and check it with:   make grade STAGE=11
- * (or by hand: make build/grade/11_gf256/gf256 && build/grade/11_gf256/gf256 --k 4 --m 2 --len 7,33)
+ * (or by hand: make build/grade/11_gf256/gf256 && build/grade/11_gf256/gf256 --data 4 --parity 2 --len 7,33)
  *
  * The program checks every variant byte for byte against its own shift-and-XOR reference
  * and against ISA-L, and rebuilds erased chunks with your matrix inversion. The SIMD and

@@ -5,7 +5,7 @@
  * loop of polynomial multiplication. The SIMD kernels (split_avx2.c, split_avx512.c,
  * gfni.c) use tables derived here: gf256_split_tables and gf256_affine_matrix.
  *
- *   make stage11 && ./11_gf256/gf256 --variant table --k 10 --m 4 --len 64K
+ *   make stage11 && ./11_gf256/gf256 --variant table --data 10 --parity 4 --len 64K
  */
 #include "gf256.h"
 

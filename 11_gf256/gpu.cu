@@ -440,17 +440,39 @@ static int prepare(launch &L, const gf_gpu_field *f, const uint8_t *coef, char *
     return 0;
 }
 
-static void summarize(std::vector<double> &t, gf_gpu_timing *out)
+static void summarize(double *t, int n, gf_gpu_timing *out)
 {
-    out->reps = (int)t.size();
-    out->ms_min = timer_min(t.data(), (int)t.size());
-    out->ms_median = timer_median(t.data(), (int)t.size());
+    out->reps = n;
+    out->ms_min = timer_min(t, n);
+    out->ms_median = timer_median(t, n);
+}
+
+/* One timed run for timer_alternate: the kernel on resident data, or (hin set) the copy of the
+ * input from pinned host memory, the kernel and the copy of the output back. */
+struct timed_launch {
+    const launch *L;
+    cudaEvent_t e0, e1;
+    uint8_t *hin, *hout;
+    size_t in_bytes, out_bytes;
+};
+
+static double timed_run(void *arg)
+{
+    const timed_launch *T = (const timed_launch *)arg;
+    CUDA_CHECK(cudaEventRecord(T->e0));
+    if (T->hin)
+        CUDA_CHECK(cudaMemcpyAsync(T->L->din, T->hin, T->in_bytes, cudaMemcpyHostToDevice));
+    run_kernel(*T->L);
+    if (T->hin)
+        CUDA_CHECK(cudaMemcpyAsync(T->hout, T->L->dout, T->out_bytes, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaEventRecord(T->e1));
+    return event_ms(T->e0, T->e1);
 }
 
 extern "C" int gf_gpu_encode(enum gf_gpu_kernel kind, const gf_gpu_field *f, int k, int rows,
                              const uint8_t *coef, const uint8_t *const *in, uint8_t *const *out,
-                             size_t len, double min_time, int max_reps, int reps,
-                             gf_gpu_timing *kernel_t, gf_gpu_timing *e2e_t, char *shape,
+                             size_t len, const timer_rule *rule, gf_gpu_timing *kernel_t,
+                             gf_gpu_timing *e2e_t, char *shape,
                              size_t shapelen, char *err, size_t errlen)
 {
     if (opened < 0) {
@@ -489,56 +511,41 @@ extern "C" int gf_gpu_encode(enum gf_gpu_kernel kind, const gf_gpu_field *f, int
     for (int i = 0; i < rows; i++)
         CUDA_CHECK(cudaMemcpy(out[i], L.dout + (size_t)i * L.pitch, len, cudaMemcpyDeviceToHost));
 
-    if (kernel_t && e2e_t) {
-        cudaEvent_t e0, e1;
-        CUDA_CHECK(cudaEventCreate(&e0));
-        CUDA_CHECK(cudaEventCreate(&e1));
-        std::vector<double> t;
-        double total = 0;
+    if (rule) {
+        timed_launch T = {&L, NULL, NULL, NULL, NULL, in_bytes, out_bytes};
+        CUDA_CHECK(cudaEventCreate(&T.e0));
+        CUDA_CHECK(cudaEventCreate(&T.e1));
+        std::vector<double> t((size_t)std::max(rule->reps, rule->max_reps));
         /* the kernel alone, data resident on the GPU (the check run above was the warm-up) */
-        while (reps > 0 ? (int)t.size() < reps : (total < min_time * 1e3 && (int)t.size() < max_reps)) {
-            CUDA_CHECK(cudaEventRecord(e0));
-            run_kernel(L);
-            CUDA_CHECK(cudaEventRecord(e1));
-            t.push_back(event_ms(e0, e1));
-            total += t.back();
-        }
-        summarize(t, kernel_t);
+        summarize(t.data(), timer_alternate(rule, 0, timed_run, &T, NULL, NULL, t.data(), NULL),
+                  kernel_t);
         /* end to end: pinned host buffers -> GPU, kernel, parity -> host */
-        uint8_t *hin, *hout;
-        if (cudaMallocHost((void **)&hin, in_bytes) != cudaSuccess ||
-            cudaMallocHost((void **)&hout, out_bytes) != cudaSuccess) {
+        if (cudaMallocHost((void **)&T.hin, in_bytes) != cudaSuccess)
+            T.hin = NULL;
+        if (cudaMallocHost((void **)&T.hout, out_bytes) != cudaSuccess)
+            T.hout = NULL;
+        if (!T.hin || !T.hout) {
             cudaGetLastError();
             e2e_t->reps = 0;
         } else {
-            memset(hin, 0, in_bytes);
+            memset(T.hin, 0, in_bytes);
             for (int j = 0; j < k; j++)
-                memcpy(hin + (size_t)j * L.pitch, in[j], len);
-            t.clear();
-            total = 0;
-            for (int r = -1; reps > 0 ? r < reps : (r < 0 || (total < min_time * 1e3 && r < max_reps)); r++) {
-                CUDA_CHECK(cudaEventRecord(e0));
-                CUDA_CHECK(cudaMemcpyAsync(L.din, hin, in_bytes, cudaMemcpyHostToDevice));
-                run_kernel(L);
-                CUDA_CHECK(cudaMemcpyAsync(hout, L.dout, out_bytes, cudaMemcpyDeviceToHost));
-                CUDA_CHECK(cudaEventRecord(e1));
-                double ms = event_ms(e0, e1);
-                if (r >= 0) { /* r = -1: a warm-up */
-                    t.push_back(ms);
-                    total += ms;
-                }
-            }
-            summarize(t, e2e_t);
+                memcpy(T.hin + (size_t)j * L.pitch, in[j], len);
+            timed_run(&T); /* a warm-up */
+            summarize(t.data(),
+                      timer_alternate(rule, 0, timed_run, &T, NULL, NULL, t.data(), NULL), e2e_t);
             for (int i = 0; i < rows; i++) /* what the timed runs brought back must match too */
-                if (memcmp(hout + (size_t)i * L.pitch, out[i], len) != 0) {
+                if (memcmp(T.hout + (size_t)i * L.pitch, out[i], len) != 0) {
                     snprintf(err, errlen, "end-to-end run differs from the first run in row %d", i);
                     e2e_t->reps = -1;
                 }
-            CUDA_CHECK(cudaFreeHost(hin));
-            CUDA_CHECK(cudaFreeHost(hout));
         }
-        CUDA_CHECK(cudaEventDestroy(e0));
-        CUDA_CHECK(cudaEventDestroy(e1));
+        if (T.hin)
+            CUDA_CHECK(cudaFreeHost(T.hin));
+        if (T.hout)
+            CUDA_CHECK(cudaFreeHost(T.hout));
+        CUDA_CHECK(cudaEventDestroy(T.e0));
+        CUDA_CHECK(cudaEventDestroy(T.e1));
     }
     CUDA_CHECK(cudaFree(L.dtab));
     CUDA_CHECK(cudaFree(L.din));

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "timer.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -39,15 +41,15 @@ int gf_gpu_open(int device, char *name, size_t namelen);
 double gf_gpu_copy_gbps(size_t bytes);
 
 /* out = coef x in over len bytes on the GPU (rows x k matrix, host buffers in and out):
- * upload, one run, download. When kernel_t and e2e_t are not NULL, also time the kernel
- * alone on resident data, then host-to-device copy + kernel + device-to-host copy from
- * pinned host memory: repetitions until min_time seconds or max_reps (reps > 0: exactly
- * that many). shape gets a few words on the launch (tile shape). Returns 0, or -1 with a
- * message in err (e.g. not enough device memory). */
+ * upload, one run, download. When rule is not NULL, also time (into kernel_t and e2e_t) the
+ * kernel alone on resident data, then host-to-device copy + kernel + device-to-host copy from
+ * pinned host memory, each as many times as the rule says (common/timer.h). shape gets a few
+ * words on the launch (tile shape). Returns 0, or -1 with a message in err (e.g. not enough
+ * device memory). */
 int gf_gpu_encode(enum gf_gpu_kernel kind, const gf_gpu_field *f, int k, int rows,
                   const uint8_t *coef, const uint8_t *const *in, uint8_t *const *out, size_t len,
-                  double min_time, int max_reps, int reps, gf_gpu_timing *kernel_t,
-                  gf_gpu_timing *e2e_t, char *shape, size_t shapelen, char *err, size_t errlen);
+                  const timer_rule *rule, gf_gpu_timing *kernel_t, gf_gpu_timing *e2e_t,
+                  char *shape, size_t shapelen, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

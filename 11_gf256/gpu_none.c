@@ -23,14 +23,13 @@ __attribute__((weak)) double gf_gpu_copy_gbps(size_t bytes)
 
 __attribute__((weak)) int gf_gpu_encode(enum gf_gpu_kernel kind, const gf_gpu_field *f, int k,
                                         int rows, const uint8_t *coef, const uint8_t *const *in,
-                                        uint8_t *const *out, size_t len, double min_time,
-                                        int max_reps, int reps, gf_gpu_timing *kernel_t,
+                                        uint8_t *const *out, size_t len,
+                                        const timer_rule *rule, gf_gpu_timing *kernel_t,
                                         gf_gpu_timing *e2e_t, char *shape, size_t shapelen,
                                         char *err, size_t errlen)
 {
     (void)kind; (void)f; (void)k; (void)rows; (void)coef; (void)in; (void)out; (void)len;
-    (void)min_time; (void)max_reps; (void)reps; (void)kernel_t; (void)e2e_t; (void)shape;
-    (void)shapelen;
+    (void)rule; (void)kernel_t; (void)e2e_t; (void)shape; (void)shapelen;
     snprintf(err, errlen, "not built with CUDA");
     return -1;
 }

@@ -10,8 +10,8 @@ echo "== grading 11_gf256/exercise.c"
 make -s "$sol" "$ex" >/dev/null || { echo "grade: the build failed (messages above)"; exit 1; }
 out=$(mktemp)
 fails=0 total=0
-for args in "--k 4 --m 3 --len 1,7,33,4097 --erasures all" "--k 10 --m 4 --len 1,63,65,100000" \
-            "--k 1 --m 1 --len 5" "--k 20 --m 7 --len 3000 --offset 5"; do
+for args in "--data 4 --parity 3 --len 1,7,33,4097 --erasures all" "--data 10 --parity 4 --len 1,63,65,100000" \
+            "--data 1 --parity 1 --len 5" "--data 20 --parity 7 --len 3000 --offset 5"; do
     # shellcheck disable=SC2086
     "$ex" $args --reps 1 >"$out" 2>&1
     rc=$?

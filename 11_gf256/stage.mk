@@ -6,10 +6,6 @@ build/rel/11_gf256/split_avx2.o build/asan/11_gf256/split_avx2.o: EXTRA_CFLAGS =
 build/rel/11_gf256/split_avx512.o build/asan/11_gf256/split_avx512.o: EXTRA_CFLAGS = -mavx512f -mavx512bw
 build/rel/11_gf256/gfni.o build/asan/11_gf256/gfni.o: EXTRA_CFLAGS = -mgfni -mavx512f -mavx512bw
 
-# The git commit goes into the CSV rows, as for bench.o.
-build/rel/11_gf256/main.o build/asan/11_gf256/main.o: build/git-rev
-build/rel/11_gf256/main.o build/asan/11_gf256/main.o: EXTRA_CFLAGS = -DGIT_REV='"$(GIT_REV)"'
-
 # The baseline: Intel ISA-L (Debian: libisal-dev).
 11_gf256/gf256 build/asan/11_gf256/gf256 build/grade/11_gf256/gf256: LDLIBS += -lisal
 

@@ -9,6 +9,7 @@
 #include "baseline_blas.h"
 #include "bench.h"
 #include "gpu.h"
+#include "sysinfo.h"
 #include "timer.h"
 
 const char *comm_csv_header =
@@ -37,9 +38,9 @@ static void emit(FILE *csv, const char *transport, const char *op, int ranks, lo
     fflush(stdout);
     if (csv) {
         char date[32];
-        bench_utc_now(date, sizeof date);
+        sysinfo_utc_now(date, sizeof date);
         fprintf(csv, "13_distributed,%s,%s,%d,%ld,%d,%.3f,%.3f,%.4f,%s,%s,%s\n", transport, op,
-                ranks, bytes, reps, med, min, gbs, device, bench_git_rev(), date);
+                ranks, bytes, reps, med, min, gbs, device, sysinfo_git_rev(), date);
         fflush(csv);
     }
 }
@@ -98,7 +99,7 @@ void comm_bench(const dist_grid *g, const char *path, int gpu, int fixed_reps)
         printf("== 13_distributed --bench-comm: %d ranks, grid %dx%d ==\n%-6s %-10s %5s %10s "
                "%5s %12s %12s %9s\n", nranks, g->nprow, g->npcol, "via", "op", "ranks", "bytes",
                "reps", "us median", "us min", "GB/s");
-    const char *cpu = cpu_model_name();
+    const char *cpu = sysinfo_cpu_model();
     struct { const char *op; MPI_Comm comm; int ranks, nccl_comm; } kinds[] = {
         {"bcast_all", MPI_COMM_WORLD, nranks, 0},
         {"bcast_row", g->row, g->npcol, 1},

@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "check.h"
 #include "matrix.h"
+#include "sysinfo.h"
 #include "timer.h"
 
 int me, nranks;
@@ -73,7 +74,7 @@ static void csv_row(const bench_opts *o, const row *r)
         *c = *c == ',' ? ' ' : *c;
     for (char *c = comp; *c; c++)
         *c = *c == ',' ? ' ' : *c;
-    bench_utc_now(date, sizeof date);
+    sysinfo_utc_now(date, sizeof date);
     const double fl = 2.0 * r->s->m * (double)r->s->n * r->s->k;
     if (r->base_ms > 0)
         snprintf(base, sizeof base, "%.3f", fl / (r->base_ms * 1e6));
@@ -84,7 +85,7 @@ static void csv_row(const bench_opts *o, const row *r)
              r->variant, r->s->m, r->s->n, r->s->k, grid_name, nranks, r->threads, grid.nb, r->reps,
              r->ms_median, r->ms_min, fl / (r->ms_median * 1e6), r->base_ms > 0 ? "psgemm" : "",
              base, err, r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp,
-             bench_git_rev(), date);
+             sysinfo_git_rev(), date);
     fputs(line, f);
     fclose(f);
 }
@@ -385,7 +386,7 @@ int run_sizes(const bench_opts *o, const variant *vars, int nvars)
     double *limit = malloc(sizeof(double) * (size_t)nvars);
     if (!tv || !base_all || !limit)
         MPI_Abort(MPI_COMM_WORLD, 2);
-    const char *cpu_device = cpu_model_name(), *cpu_compiler = "gcc " __VERSION__;
+    const char *cpu_device = sysinfo_cpu_model(), *cpu_compiler = sysinfo_compiler();
 
     for (int ti = 0; ti < o->nthreads; ti++) {
         set_threads(o->threads[ti]);

@@ -25,6 +25,7 @@
 #include "bench.h"
 #include "comm_bench.h"
 #include "harness.h"
+#include "sysinfo.h"
 
 
 static const variant all_variants[] = {
@@ -246,7 +247,7 @@ int main(int argc, char **argv)
         .extra_option = stage_option,
         .extra_help = HELP,
     };
-    const int cores = bench_ncores();
+    const int cores = sysinfo_cores();
     stage.default_threads = cores / node_ranks > 0 ? cores / node_ranks : 1;
 
     bench_opts o;
@@ -307,12 +308,12 @@ int main(int argc, char **argv)
         printf("%-10s %d ranks (%d on this node), grid %s (process rows x columns), nb %d\n",
                "ranks", nranks, node_ranks, grid_name, opt.nb);
         printf("%-10s %s, %d cores online; local product: 05's gemm_simd (%s)\n", "cpu",
-               cpu_model_name(), cores, microkernel_best()->name);
+               sysinfo_cpu_model(), cores, microkernel_best()->name);
         if (want_gpu)
             printf("%-10s %s (%s)\n", "gpu", gpu_device_name(), gpu_library_names());
         printf("%-10s %s\n", "mpi", mpi);
         printf("%-10s %s\n", "baseline", o.baseline ? psgemm_blas_name() : "none (--no-baseline)");
-        printf("%-10s %s (git %s)\n", "compiler", "gcc " __VERSION__, bench_git_rev());
+        printf("%-10s %s (git %s)\n", "compiler", sysinfo_compiler(), sysinfo_git_rev());
         if (o.check)
             printf("%-10s double precision on rank 0, sampled rows gathered from the ranks; "
                    "|err| <= c(K+2)u(|alpha||A||B| + |beta||C|); C poisoned on every rank\n",

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sysinfo.h"
 #include "timer.h"
 
 void gemm_openblas(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
@@ -18,28 +19,6 @@ void gemm_openblas(int M, int N, int K, float alpha, const float *A, int lda, co
                 C, ldc);
 }
 
-const char *cpu_model_name(void)
-{
-    static char name[256];
-    if (name[0])
-        return name;
-    snprintf(name, sizeof name, "unknown CPU");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return name;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        char *colon = strchr(line, ':');
-        if (strncmp(line, "model name", 10) == 0 && colon) {
-            snprintf(name, sizeof name, "%s", colon + 2);
-            name[strcspn(name, "\n")] = '\0';
-            break;
-        }
-    }
-    fclose(f);
-    return name;
-}
-
 static int cpu_init(const bench_opts *o)
 {
     (void)o;
@@ -48,7 +27,7 @@ static int cpu_init(const bench_opts *o)
 
 static void cpu_print_header(FILE *f, const bench_opts *o)
 {
-    fprintf(f, "%-10s %s, %d cores online\n", "cpu", cpu_model_name(), bench_ncores());
+    fprintf(f, "%-10s %s, %d cores online\n", "cpu", sysinfo_cpu_model(), sysinfo_cores());
     if (o->baseline)
         fprintf(f, "%-10s %s (core %s, up to %d threads; run with the same thread count)\n",
                 "baseline", openblas_get_config(), openblas_get_corename(),
@@ -92,7 +71,7 @@ static double cpu_run(bench_problem *p, gemm_fn *fn)
 const bench_backend openblas_backend = {
     .baseline_name = "OpenBLAS",
     .init = cpu_init,
-    .device_name = cpu_model_name,
+    .device_name = sysinfo_cpu_model,
     .print_header = cpu_print_header,
     .set_threads = cpu_set_threads,
     .setup = cpu_setup,

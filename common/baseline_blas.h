@@ -17,7 +17,4 @@ int openblas_get_num_procs(void);
 char *openblas_get_config(void);
 char *openblas_get_corename(void);
 
-/* The CPU's model name from /proc/cpuinfo ("unknown CPU" elsewhere). */
-const char *cpu_model_name(void);
-
 #endif

@@ -5,26 +5,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "csv.h"
 #include "edges.h"
 #include "matrix.h"
+#include "sysinfo.h"
 #include "timer.h"
 #include "verify.h"
-
-#ifndef GIT_REV
-#define GIT_REV "unknown"
-#endif
-
-#define WARMUP_IS_SAMPLE_S 1.0 /* a run this long is measured once: its warm-up is the sample */
-
-int bench_ncores(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
 
 static double flops_of(const gemm_shape *s) { return 2.0 * s->m * (double)s->n * s->k; }
 
@@ -63,31 +51,10 @@ void bench_check_sizes(const bench_opts *o)
     }
 }
 
-const char *bench_git_rev(void) { return GIT_REV; }
-
-void bench_utc_now(char *buf, size_t len)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static const char *compiler_name(void)
-{
-#if defined(__clang__)
-    return "clang " __clang_version__;
-#elif defined(__GNUC__)
-    return "gcc " __VERSION__;
-#else
-    return "unknown";
-#endif
-}
-
 /* What built the kernels: the backend says (nvcc for CUDA stages), else the harness's C compiler. */
 static const char *kernel_compiler(const bench_backend *be)
 {
-    return be->compiler ? be->compiler() : compiler_name();
+    return be->compiler ? be->compiler() : sysinfo_compiler();
 }
 
 /* --include-transfers times something else than the kernel alone: every name says so. */
@@ -128,7 +95,7 @@ static void write_csv_row(const stage_info *st, const bench_opts *o, const row *
     csv_field(dev, sizeof dev, be->device_name());
     csv_field(comp, sizeof comp, kernel_compiler(be));
     snprintf(bname, sizeof bname, "%s%s", be->baseline_name, name_suffix(o));
-    bench_utc_now(date, sizeof date);
+    sysinfo_utc_now(date, sizeof date);
     double fl = flops_of(r->s);
     if (r->base_ms > 0)
         snprintf(base, sizeof base, "%.3f", fl / (r->base_ms * 1e6));
@@ -137,8 +104,8 @@ static void write_csv_row(const stage_info *st, const bench_opts *o, const row *
     cli_csv_row(o->csv_out, "%s,%s,%d,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s",
                 st->stage, r->variant, r->s->m, r->s->n, r->s->k, r->threads, r->reps,
                 r->ms_median, r->ms_min, fl / (r->ms_median * 1e6), o->baseline ? bname : "",
-                base, err, r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp, GIT_REV,
-                date);
+                base, err, r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp,
+                sysinfo_git_rev(), date);
 }
 
 static void print_table_head(const stage_info *st, const bench_opts *o)
@@ -181,7 +148,8 @@ void bench_print_header(const stage_info *st, const bench_opts *o)
     printf("%-10s %s", st->gpus_sweep ? "gpus" : "threads", "");
     for (int t = 0; t < o->nthreads; t++)
         printf("%s%d", t ? "," : "", o->threads[t]);
-    printf("\n%-10s %s (git %s)\n", "compiler", kernel_compiler(st->backend), GIT_REV);
+    printf("\n%-10s %s (git %s)\n", "compiler", kernel_compiler(st->backend),
+           sysinfo_git_rev());
     if (o->check)
         printf("%-10s double-precision reference; |err| <= c(K+2)u(|alpha||A||B| + |beta||C|), "
                "u = 2^-24; C poisoned before each checked run\n", "check");
@@ -216,6 +184,19 @@ static void prepare_c(bench_problem *p, const float *C0, const bench_opts *o)
         matrix_copy(p->C, C0, p->M, p->ldc);
 }
 
+/* One run on the backend, of fn (NULL: the baseline), for timer_alternate. */
+typedef struct backend_run {
+    const bench_backend *be;
+    bench_problem *p;
+    gemm_fn *fn;
+} backend_run;
+
+static double run_on_backend(void *arg)
+{
+    const backend_run *r = (const backend_run *)arg;
+    return r->be->run(r->p, r->fn);
+}
+
 /* Check one variant and time it, alternating with the baseline. */
 static void measure(const stage_info *st, const bench_opts *o, bench_problem *p, const float *C0,
                     float *C_in, const gemm_variant *v, uint64_t seed, row *r, double *tv,
@@ -235,23 +216,10 @@ static void measure(const stage_info *st, const bench_opts *o, bench_problem *p,
                             seed);
         r->checked = 1;
     }
-    int n = 0;
-    double total = 0;
-    if (!o->reps && warm >= 1e3 * WARMUP_IS_SAMPLE_S) {
-        tv[n] = warm;
-        if (o->baseline)
-            tb[n] = be->run(p, NULL);
-        n = 1;
-    } else {
-        int want = o->reps ? o->reps : o->max_reps;
-        while (n < want && (o->reps || total < 1e3 * o->min_time)) {
-            tv[n] = be->run(p, v->fn);
-            total += tv[n];
-            if (o->baseline)
-                tb[n] = be->run(p, NULL);
-            n++;
-        }
-    }
+    const timer_rule rule = {o->reps, 1e3 * o->min_time, o->max_reps};
+    backend_run variant = {be, p, v->fn}, baseline = {be, p, NULL};
+    int n = timer_alternate(&rule, warm, run_on_backend, &variant,
+                            o->baseline ? run_on_backend : NULL, &baseline, tv, tb);
     r->reps = n;
     r->ms_min = timer_min(tv, n);
     r->ms_median = timer_median(tv, n);
@@ -370,11 +338,8 @@ int bench_main(const stage_info *st, int argc, char **argv)
     /* every argument checked (exit 2 above); only now what this machine cannot run (77) */
     int rc = 0;
     if (o.unrunnable >= 0) {
-        const gemm_variant *v = &st->variants[o.unrunnable];
-        fflush(stdout);
-        fprintf(stderr, "%s: --variant %s needs %s, which this machine lacks: skipped\n", cli_prog,
-                v->name, v->needs ? v->needs : "what it does not have");
-        rc = 77;
+        const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
+        rc = cli_skip_unrunnable(&table, &o);
     } else {
         rc = st->backend->init(&o);
     }

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "csv.h"
+#include "sysinfo.h"
 
 const char *cli_prog = "gemm";
 
@@ -184,22 +184,36 @@ static void usage(const stage_info *st)
         printf("%s", st->extra_help);
 }
 
-static int find_variant(const stage_info *st, const char *name)
+const gemm_variant *cli_row(const cli_table *t, int v)
 {
-    for (int v = 0; v < st->nvariants; v++)
-        if (strcmp(st->variants[v].name, name) == 0)
+    return (const gemm_variant *)((const char *)t->first + (size_t)v * t->stride);
+}
+
+void cli_list_variants(const cli_table *t)
+{
+    for (int v = 0; v < t->n; v++) {
+        const gemm_variant *va = cli_row(t, v);
+        printf("%-16s %s", va->name, va->desc);
+        if (!cli_variant_runnable(va))
+            printf(" [not here: this machine lacks %s]", va->needs ? va->needs : "what it needs");
+        printf("\n");
+    }
+}
+
+static int find_variant(const cli_table *t, const char *name)
+{
+    for (int v = 0; v < t->n; v++)
+        if (strcmp(cli_row(t, v)->name, name) == 0)
             return v;
     return -1;
 }
 
-/* Every variant this machine can run for "all"; else the names listed. A name this machine
- * cannot run is not selected but remembered in o->unrunnable, for bench_main to say so
- * (exit 77) once every argument has been checked. */
-static void select_variants(const stage_info *st, const char *s, bench_opts *o)
+void cli_select_variants(const cli_table *t, bench_opts *o)
 {
+    const char *s = o->variant_list ? o->variant_list : "all";
     if (strcmp(s, "all") == 0) {
-        for (int v = 0; v < st->nvariants; v++)
-            o->selected[v] = cli_variant_runnable(&st->variants[v]);
+        for (int v = 0; v < t->n; v++)
+            o->selected[v] = cli_variant_runnable(cli_row(t, v));
         return;
     }
     char *copy = strdup(s);
@@ -208,10 +222,10 @@ static void select_variants(const stage_info *st, const char *s, bench_opts *o)
     int named = 0;
     for (char *save = NULL, *name = strtok_r(copy, ",", &save); name;
          name = strtok_r(NULL, ",", &save), named++) {
-        int v = find_variant(st, name);
+        int v = find_variant(t, name);
         if (v < 0)
             cli_die("--variant: unknown variant '%s' (--list shows them)", name);
-        if (cli_variant_runnable(&st->variants[v]))
+        if (cli_variant_runnable(cli_row(t, v)))
             o->selected[v] = 1;
         else if (o->unrunnable < 0)
             o->unrunnable = v;
@@ -221,10 +235,39 @@ static void select_variants(const stage_info *st, const char *s, bench_opts *o)
         cli_die("--variant: no variant named in '%s' (--list shows them; all runs every one)", s);
 }
 
-void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
+void cli_thread_counts(bench_opts *o, const char *what, int dflt)
 {
-    const char *slash = strrchr(argv[0], '/');
-    cli_prog = slash ? slash + 1 : argv[0];
+    o->nthreads = 0;
+    if (!o->thread_list) {
+        o->threads[o->nthreads++] = dflt;
+        return;
+    }
+    char *copy = strdup(o->thread_list);
+    if (!copy)
+        cli_die("out of memory");
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (o->nthreads == CLI_MAX_THREADS)
+            cli_die("%s: at most %d counts", what, CLI_MAX_THREADS);
+        o->threads[o->nthreads++] = (int)cli_long(what, t, 1, 1024);
+    }
+    free(copy);
+    if (o->nthreads == 0)
+        cli_die("%s: no count given", what);
+}
+
+int cli_skip_unrunnable(const cli_table *t, const bench_opts *o)
+{
+    const gemm_variant *v = cli_row(t, o->unrunnable);
+    fflush(stdout);
+    fprintf(stderr, "%s: --variant %s needs %s, which this machine lacks: skipped\n", cli_prog,
+            v->name, v->needs ? v->needs : "what it does not have");
+    return 77;
+}
+
+void cli_start(bench_opts *o, const char *argv0, int nvariants)
+{
+    const char *slash = strrchr(argv0, '/');
+    cli_prog = slash ? slash + 1 : argv0;
     memset(o, 0, sizeof *o);
     o->min_time = 0.2;
     o->max_reps = 50;
@@ -236,103 +279,105 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
     o->gpus = 1;
     o->seed = 1;
     o->unrunnable = -1;
-    o->selected = calloc((size_t)st->nvariants + 1, sizeof(int));
+    o->selected = calloc((size_t)nvariants + 1, sizeof(int));
     if (!o->selected)
         cli_die("out of memory");
+}
+
+const char *cli_value(const char *opt, const char *val)
+{
+    if (!val)
+        cli_die("%s needs a value", opt);
+    return val;
+}
+
+/* The common options that take a value: 1 if `a` is one (and val was read), else 0. */
+static int common_value(bench_opts *o, const char *a, const char *val)
+{
+    if (!strcmp(a, "--variant")) {
+        o->variant_list = cli_value(a, val);
+    } else if (!strcmp(a, "--threads")) {
+        o->thread_list = cli_value(a, val);
+    } else if (!strcmp(a, "--reps")) {
+        o->reps = (int)cli_long(a, cli_value(a, val), 1, 1000000);
+    } else if (!strcmp(a, "--time-limit")) {
+        o->time_limit = cli_double(a, cli_value(a, val));
+        if (o->time_limit <= 0)
+            cli_die("--time-limit: must be positive");
+    } else if (!strcmp(a, "--csv")) {
+        o->csv = cli_value(a, val);
+    } else if (!strcmp(a, "--device")) {
+        o->device = (int)cli_long(a, cli_value(a, val), 0, 1024);
+    } else if (!strcmp(a, "--seed")) {
+        o->seed = (uint64_t)cli_long(a, cli_value(a, val), 0, LONG_MAX);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+int cli_common_option(bench_opts *o, const char *a, const char *val)
+{
+    if (!strcmp(a, "--list"))
+        o->list = 1;
+    else if (!strcmp(a, "--check") || !strcmp(a, "--no-check"))
+        o->check = !strcmp(a, "--check");
+    else if (!strcmp(a, "--no-baseline"))
+        o->baseline = 0;
+    else
+        return common_value(o, a, val) ? 2 : 0;
+    return 1;
+}
+
+void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
+{
+    cli_start(o, argv[0], st->nvariants);
     long m = 0, n = 0, k = -1; /* k -1: not given */
-    const char *sizes = NULL, *variants = NULL, *threads = NULL;
+    const char *sizes = NULL;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define TAKES_VALUE() \
-    do { \
-        if (!val) \
-            cli_die("%s needs a value", a); \
-        i++; \
-    } while (0)
+        int took = 2; /* the GEMM's own options below take a value, except where set to 1 */
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(st);
             exit(0);
-        } else if (!strcmp(a, "--list")) {
-            o->list = 1;
         } else if (!strcmp(a, "-m")) {
-            TAKES_VALUE();
-            m = cli_long("-m", val, 1, INT_MAX);
+            m = cli_long("-m", cli_value(a, val), 1, INT_MAX);
         } else if (!strcmp(a, "-n")) {
-            TAKES_VALUE();
-            n = cli_long("-n", val, 1, INT_MAX);
+            n = cli_long("-n", cli_value(a, val), 1, INT_MAX);
         } else if (!strcmp(a, "-k")) {
-            TAKES_VALUE();
-            k = cli_long("-k", val, 0, INT_MAX);
+            k = cli_long("-k", cli_value(a, val), 0, INT_MAX);
         } else if (!strcmp(a, "--sizes")) {
-            TAKES_VALUE();
-            sizes = val;
-        } else if (!strcmp(a, "--variant")) {
-            TAKES_VALUE();
-            variants = val;
-        } else if (!strcmp(a, "--threads")) {
-            TAKES_VALUE();
-            if (st->gpus_sweep)
-                cli_die("--threads: this stage sweeps GPUs; use --gpus LIST");
-            threads = val;
-        } else if (!strcmp(a, "--reps")) {
-            TAKES_VALUE();
-            o->reps = (int)cli_long("--reps", val, 1, 1000000);
-        } else if (!strcmp(a, "--time-limit")) {
-            TAKES_VALUE();
-            o->time_limit = cli_double("--time-limit", val);
-            if (o->time_limit <= 0)
-                cli_die("--time-limit: must be positive");
+            sizes = cli_value(a, val);
+        } else if (!strcmp(a, "--threads") && st->gpus_sweep) {
+            cli_die("--threads: this stage sweeps GPUs; use --gpus LIST");
         } else if (!strcmp(a, "--alpha")) {
-            TAKES_VALUE();
-            o->alpha = cli_float("--alpha", val);
+            o->alpha = cli_float("--alpha", cli_value(a, val));
         } else if (!strcmp(a, "--beta")) {
-            TAKES_VALUE();
-            o->beta = cli_float("--beta", val);
+            o->beta = cli_float("--beta", cli_value(a, val));
         } else if (!strcmp(a, "--pad")) {
-            TAKES_VALUE();
-            o->pad = (int)cli_long("--pad", val, 0, 1 << 20);
-        } else if (!strcmp(a, "--check")) {
-            o->check = 1;
-        } else if (!strcmp(a, "--no-check")) {
-            o->check = 0;
-        } else if (!strcmp(a, "--no-baseline")) {
-            o->baseline = 0;
-        } else if (!strcmp(a, "--csv")) {
-            TAKES_VALUE();
-            o->csv = val;
-        } else if (!strcmp(a, "--device")) {
-            TAKES_VALUE();
-            o->device = (int)cli_long("--device", val, 0, 1024);
+            o->pad = (int)cli_long("--pad", cli_value(a, val), 0, 1 << 20);
         } else if (!strcmp(a, "--gpus")) {
-            TAKES_VALUE();
             if (st->gpus_sweep)
-                threads = val; /* a list of GPU counts, swept like thread counts */
+                o->thread_list = cli_value(a, val); /* a list of GPU counts, swept like threads */
             else
-                o->gpus = (int)cli_long("--gpus", val, 1, 1024);
+                o->gpus = (int)cli_long("--gpus", cli_value(a, val), 1, 1024);
         } else if (!strcmp(a, "--edges")) {
             o->edges = 1;
-        } else if (!strcmp(a, "--seed")) {
-            TAKES_VALUE();
-            o->seed = (uint64_t)cli_long("--seed", val, 0, LONG_MAX);
+            took = 1;
         } else {
-            int took = st->extra_option ? st->extra_option(o, a, val) : 0;
+            took = cli_common_option(o, a, val);
+            if (took == 0 && st->extra_option)
+                took = st->extra_option(o, a, val);
             if (took == 0)
                 cli_die("unknown option '%s' (--help lists them)", a);
-            i += took - 1;
         }
-#undef TAKES_VALUE
+        i += took - 1;
     }
 
+    const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
     if (o->list) {
-        for (int v = 0; v < st->nvariants; v++) {
-            const gemm_variant *va = &st->variants[v];
-            printf("%-16s %s", va->name, va->desc);
-            if (!cli_variant_runnable(va))
-                printf(" [not here: this machine lacks %s]",
-                       va->needs ? va->needs : "what it needs");
-            printf("\n");
-        }
+        cli_list_variants(&table);
         exit(0);
     }
     if ((n || k >= 0) && !m)
@@ -348,23 +393,7 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
     } else if (!o->shapes) { /* an extra option (a preset) may have set shapes */
         o->nshapes = cli_parse_sizes("--sizes", sizes ? sizes : st->default_sizes, &o->shapes);
     }
-    select_variants(st, variants ? variants : "all", o);
-
-    if (threads) {
-        const char *what = st->gpus_sweep ? "--gpus" : "--threads";
-        char *copy = strdup(threads);
-        if (!copy)
-            cli_die("out of memory");
-        for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            if (o->nthreads == CLI_MAX_THREADS)
-                cli_die("%s: at most %d counts", what, CLI_MAX_THREADS);
-            o->threads[o->nthreads++] = (int)cli_long(what, t, 1, 1024);
-        }
-        free(copy);
-        if (o->nthreads == 0)
-            cli_die("%s: no count given", what);
-    } else {
-        o->threads[0] = st->default_threads > 0 ? st->default_threads : bench_ncores();
-        o->nthreads = 1;
-    }
+    cli_select_variants(&table, o);
+    cli_thread_counts(o, st->gpus_sweep ? "--gpus" : "--threads",
+                      st->default_threads > 0 ? st->default_threads : sysinfo_cores());
 }

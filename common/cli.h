@@ -2,45 +2,11 @@
 #ifndef CLI_H
 #define CLI_H
 
-#include <stdint.h>
-
-#include "gemm.h"
+#include "bench_types.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define CLI_MAX_THREADS 16
-
-typedef struct gemm_shape {
-    int m, n, k;
-} gemm_shape;
-
-typedef struct bench_opts {
-    gemm_shape *shapes;  /* what to run, in order */
-    int nshapes;
-    int *selected;       /* selected[v] != 0: run variant v of the stage's table */
-    int unrunnable;      /* a variant named with --variant that this machine cannot run
-                            (its runnable() says no), or -1: bench_main skips (exit 77) */
-    int threads[CLI_MAX_THREADS];
-    int nthreads;
-    int reps;            /* 0: until min_time seconds or max_reps runs */
-    double min_time;     /* seconds of timed runs per measurement (0.2) */
-    int max_reps;        /* 50 */
-    double time_limit;   /* stop growing a variant's sizes once one run takes longer */
-    float alpha, beta;
-    int check, baseline, list;
-    int pad;             /* lda = K + pad, ldb = ldc = N + pad */
-    const char *csv;     /* --csv FILE; rows go to csv_out, opened by bench_open_csv */
-    struct csv_file *csv_out;
-    int device, gpus;
-    int include_transfers; /* GPU: time the copies to and from the device with the kernel;
-                              names get "+transfers" (set by a stage option, e.g. 07's) */
-    uint64_t seed;
-    int edges;           /* --edges: run the edge-case suite (edges.h) instead */
-} bench_opts;
-
-struct stage_info;
 
 /* Print "<prog>: <message>" on one line to stderr and exit with status 2. */
 void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -55,7 +21,42 @@ int cli_parse_sizes(const char *what, const char *s, gemm_shape **out);
 
 /* Parse argv into o using the stage's defaults. Exits 0 after --help / --list,
  * exits 2 with one line on stderr for any bad input. */
-void cli_parse(const struct stage_info *st, int argc, char **argv, bench_opts *o);
+void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o);
+
+/* The parts of cli_parse that are not about GEMM, for a program with options of its own
+ * (11_gf256): its parser calls cli_start, offers each argument to cli_common_option before its
+ * own, then lists (--list) or selects the variants and reads the thread counts.
+ *
+ * cli_start: o set to the defaults of DESIGN.md, room for nvariants selections, cli_prog set. */
+void cli_start(bench_opts *o, const char *argv0, int nvariants);
+/* The options every program takes: --list, --variant NAMES, --threads LIST, --reps, --time-limit,
+ * --check, --no-check, --no-baseline, --csv, --device, --seed (the lists are kept as given, in
+ * o->variant_list and o->thread_list). Returns 0 when opt is not one of them, else how many
+ * arguments it took, 1 or 2 (as stage_info.extra_option). */
+int cli_common_option(bench_opts *o, const char *opt, const char *val);
+
+/* A variant table as the command line reads it: n rows `stride` bytes apart, each beginning
+ * with its gemm_variant (name, description, runnable() and needs). A GEMM stage's rows are
+ * gemm_variants; 11's carry its own kernel after one. */
+typedef struct cli_table {
+    const gemm_variant *first;
+    size_t stride;
+    int n;
+} cli_table;
+const gemm_variant *cli_row(const cli_table *t, int v);
+/* --list: one line a variant, marked where this machine cannot run it. */
+void cli_list_variants(const cli_table *t);
+/* --variant: o->selected from o->variant_list ("all" when NULL): for "all" every variant this
+ * machine can run; else the names listed, one this machine cannot run kept in o->unrunnable. */
+void cli_select_variants(const cli_table *t, bench_opts *o);
+/* --threads (or 10's --gpus): o->threads from o->thread_list, else one count, `dflt`. */
+void cli_thread_counts(bench_opts *o, const char *what, int dflt);
+/* After every argument was checked: "--variant X needs Y, which this machine lacks: skipped" on
+ * stderr, for o->unrunnable; returns 77, the exit status of a run skipped. */
+int cli_skip_unrunnable(const cli_table *t, const bench_opts *o);
+
+/* The value of option `opt`: val, the argument after it, or cli_die("opt needs a value"). */
+const char *cli_value(const char *opt, const char *val);
 
 /* A CSV file of rows (common/csv.h) for the option `what` (--csv, --stats): opened and its
  * header checked now, before any work; a row appended; closed. Any failure prints one line

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "matrix.h"
+#include "sysinfo.h"
 
 #define PAD 3 /* leading dimensions 3 past the widths: padding a kernel must leave alone */
 
@@ -353,7 +354,7 @@ int edges_main(const stage_info *st, const bench_opts *o)
     printf("== %s: edge cases (--edges; the rules are in common/gemm.h) ==\n", st->stage);
     s.be->print_header(stdout, o);
     printf("%-10s %d\n%-10s git %s\n\n", st->gpus_sweep ? "gpus" : "threads", o->threads[0],
-           "build", bench_git_rev());
+           "build", sysinfo_git_rev());
     printf("%-16s %-40s %-12s %10s %10s  %s\n", "variant", "case", "M x N x K", "its line",
            "elsewhere", "check");
     printf("%-16s %-40s %-12s %10s %10s\n", "", "", "", "non-finite", "non-finite");

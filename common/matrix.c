@@ -25,7 +25,7 @@ float *matrix_alloc(int rows, int ld)
 
 void matrix_free(float *p) { free(p); }
 
-static uint64_t splitmix64(uint64_t *state)
+uint64_t splitmix64(uint64_t *state)
 {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

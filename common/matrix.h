@@ -17,6 +17,8 @@ size_t matrix_bytes(int rows, int ld);
 float *matrix_alloc(int rows, int ld);
 void matrix_free(float *p);
 
+/* The next value of the splitmix64 sequence at *state: the generator behind the fills. */
+uint64_t splitmix64(uint64_t *state);
 /* Deterministic uniform values in [-1, 1) from a 64-bit seed (splitmix64). */
 void matrix_fill_random(float *p, int rows, int cols, int ld, uint64_t seed);
 /* Every element (padding included) set to v: NaN poisons unwritten output. */

@@ -24,10 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cuda_harness.cuh"
 #include "../12_cuda_tensor_cores/hopper.cuh"
+#include "sysinfo.h"
 
 #define CHAINS 8
 #define FMA_ITERS (1 << 16)
@@ -327,10 +327,7 @@ int main(int argc, char **argv)
             return 1;
         }
         char date[32];
-        time_t t = time(NULL);
-        struct tm tm;
-        gmtime_r(&t, &tm);
-        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        sysinfo_utc_now(date, sizeof date);
         fprintf(f, "device,measure,threads,value,unit,date\n");
         for (int i = 0; i < nres; i++)
             fprintf(f, "%s,%s,%d,%.1f,%s,%s\n", prop.name, res[i].measure, res[i].threads,

@@ -132,8 +132,8 @@ csv_cases 06-breakdown 15 "06_strassen/strassen --breakdown --sizes 8,16,24 --re
     06_strassen/strassen --breakdown --sizes 8 --reps 1 --csv
 # ---- 11: its own program and schema
 LAST_RE=$DATE_RE
-csv_cases 11-gf256 20 "11_gf256/gf256 --variant table --k 2 --m 1 --len 1,2,3,4,5,6,7,8 --reps 1 --csv" \
-    11_gf256/gf256 --variant table --k 2 --m 1 --len 8 --reps 1 --csv
+csv_cases 11-gf256 20 "11_gf256/gf256 --variant table --data 2 --parity 1 --len 1,2,3,4,5,6,7,8 --reps 1 --csv" \
+    11_gf256/gf256 --variant table --data 2 --parity 1 --len 8 --reps 1 --csv
 # ---- 10 --stats (a CUDA stage: without a GPU only the refusals can run, before the device check)
 B10=10_cuda_multigpu/cuda_multigpu
 if [ -x $B10 ]; then
@@ -243,10 +243,10 @@ while read -r dir prog kind; do
 done < <(make -s list-stages)
 run gf256-nogpu 11_gf256/gf256 --variant gpu_tables --len 8
 if [ $rc -eq 77 ]; then
-    grep -qx 'no NVIDIA GPU or driver found: skipped' "$LOG/gf256-nogpu.out" ||
-        grep -q 'not built with CUDA' "$LOG/gf256-nogpu.out" &&
-        pass "11_gf256: --variant gpu_tables without a GPU -> exit 77: $(tail -n1 "$LOG/gf256-nogpu.out")" ||
-        fail "11_gf256: --variant gpu_tables -> exit 77 but says: $(tail -n1 "$LOG/gf256-nogpu.out")"
+    grep -qE 'needs a CUDA GPU \((no NVIDIA GPU or driver found|not built with CUDA.*)\), which this machine lacks: skipped$' \
+        "$LOG/gf256-nogpu.err" &&
+        pass "11_gf256: --variant gpu_tables without a GPU -> exit 77: $(tail -n1 "$LOG/gf256-nogpu.err")" ||
+        fail "11_gf256: --variant gpu_tables -> exit 77 but says: $(tail -n1 "$LOG/gf256-nogpu.err")"
 else
     skip "11_gf256: gpu_tables exit $rc (a GPU is present?)"
 fi

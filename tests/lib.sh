@@ -47,3 +47,19 @@ tally() {
         esac
     done <"$file"
 }
+
+# exercise_check PREFIX OUT COMMAND...: COMMAND runs a stage built from its exercise (output in
+# OUT). Untouched, it must fail its checks cleanly: exit 1 with FAIL rows, no crash; once solved
+# it passes. PREFIX (may be empty) begins each verdict line.
+exercise_check() {
+    local prefix=${1:+$1: } out=$2; shift 2
+    "$@" >"$out" 2>&1
+    local rc=$?
+    if [ "$rc" -eq 1 ] && grep -q FAIL "$out"; then
+        ok "${prefix}untouched exercise fails its checks cleanly"
+    elif [ "$rc" -eq 0 ]; then
+        ok "${prefix}exercise passes (it has been solved)"
+    else
+        bad "${prefix}exercise exit $rc (want 1 with FAIL rows; see $out)"
+    fi
+}

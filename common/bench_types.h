@@ -1,0 +1,97 @@
+/* bench_types.h: the types that the parts of the harness share: what a run was asked for
+ * (bench_opts, from the command line, cli.c), where kernels run (bench_backend) and what a
+ * stage is (stage_info, read by cli.c, bench.c and edges.c). Types only; the functions are in
+ * cli.h and bench.h. */
+#ifndef BENCH_TYPES_H
+#define BENCH_TYPES_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gemm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLI_MAX_THREADS 16
+
+typedef struct gemm_shape {
+    int m, n, k;
+} gemm_shape;
+
+typedef struct bench_opts {
+    gemm_shape *shapes;  /* what to run, in order */
+    int nshapes;
+    int *selected;       /* selected[v] != 0: run variant v of the stage's table */
+    int unrunnable;      /* a variant named with --variant that this machine cannot run
+                            (its runnable() says no), or -1: bench_main skips (exit 77) */
+    int threads[CLI_MAX_THREADS];
+    int nthreads;
+    int reps;            /* 0: until min_time seconds or max_reps runs */
+    double min_time;     /* seconds of timed runs per measurement (0.2) */
+    int max_reps;        /* 50 */
+    double time_limit;   /* stop growing a variant's sizes once one run takes longer */
+    float alpha, beta;
+    int check, baseline, list;
+    int pad;             /* lda = K + pad, ldb = ldc = N + pad */
+    const char *csv;     /* --csv FILE; rows go to csv_out, opened by bench_open_csv */
+    struct csv_file *csv_out;
+    int device, gpus;
+    int include_transfers; /* GPU: time the copies to and from the device with the kernel;
+                              names get "+transfers" (set by a stage option, e.g. 07's) */
+    uint64_t seed;
+    int edges;           /* --edges: run the edge-case suite (edges.h) instead */
+    const char *variant_list, *thread_list; /* --variant and --threads as given */
+} bench_opts;
+
+/* One problem as the backend sees it. A, B, C are host buffers (row-major with
+ * the leading dimensions below); a GPU backend keeps device copies in ctx. */
+typedef struct bench_problem {
+    int M, N, K, lda, ldb, ldc;
+    float alpha, beta;
+    const float *A, *B;
+    float *C;
+    void *ctx;
+    const gemm_variant *variant; /* the variant being run (NULL: the baseline), for
+                                    backends that treat some variants differently */
+} bench_problem;
+
+/* Where kernels run. NULL in stage_info means the CPU with OpenBLAS. */
+typedef struct bench_backend {
+    const char *baseline_name;                 /* "OpenBLAS", "cuBLAS" (CSV column) */
+    int (*init)(const bench_opts *o);          /* 0, or 77 to skip (no device) */
+    const char *(*device_name)(void);          /* CPU model or GPU name, for the CSV */
+    void (*print_header)(FILE *f, const bench_opts *o);
+    void (*set_threads)(int t);
+    int (*setup)(bench_problem *p);            /* 0, or nonzero: cannot run this size */
+    void (*put_c)(bench_problem *p);           /* make the run's C equal to p->C */
+    void (*get_c)(bench_problem *p);           /* bring the result back into p->C */
+    double (*run)(bench_problem *p, gemm_fn *fn); /* ms for one call; fn NULL: baseline */
+    void (*teardown)(bench_problem *p);
+    const char *(*compiler)(void);             /* optional: what built the kernels (nvcc);
+                                                  NULL: the C compiler of the harness */
+} bench_backend;
+
+typedef struct stage_info {
+    const char *stage;          /* "01_naive": the CSV's stage column */
+    const char *title;          /* one line for the header and --help */
+    const char *default_sizes;  /* the stage's default sweep */
+    int default_threads;        /* 0: all online cores */
+    const gemm_variant *variants;
+    int nvariants;
+    /* Optional stage-specific options: return 0 if opt is not yours, 1 if you took
+     * opt alone, 2 if you took opt and val (val may be NULL). Call cli_die on bad values. */
+    int (*extra_option)(bench_opts *o, const char *opt, const char *val);
+    const char *extra_help;     /* lines appended to --help */
+    const bench_backend *backend;
+    /* 1: the sweep is over GPUs, not threads (stage 10): `--gpus 1,2,4` takes the place of
+     * --threads, set_threads(t) gets the GPU count and the CSV's threads column holds it. */
+    int gpus_sweep;
+} stage_info;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

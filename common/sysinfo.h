@@ -1,0 +1,37 @@
+/* sysinfo.h: the facts about this machine and this build that a header or a CSV row reports,
+ * each read in this one place (the stages, build/peak and 11's driver all ask here). */
+#ifndef SYSINFO_H
+#define SYSINFO_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Online cores (at least 1): the default thread count. */
+int sysinfo_cores(void);
+
+/* The "model name" line of /proc/cpuinfo ("unknown CPU" elsewhere): the CSVs' device column
+ * on the CPU, and what plots/plot.py matches build/peak's ceilings to results by. */
+const char *sysinfo_cpu_model(void);
+
+/* Bytes of cpu0's level-1 data, level-2 and level-3 caches, 0 where unknown: one instance of
+ * each (the L3 that the cores sharing it see, not the sum over a socket's instances), from
+ * /sys/devices/system/cpu/cpu0/cache, else sysconf. Returns where they came from. */
+const char *sysinfo_caches(long *l1d, long *l2, long *l3);
+
+/* What compiled this file: "gcc 12.2.0", "clang ...". */
+const char *sysinfo_compiler(void);
+
+/* The commit the program was built from (the Makefile passes GIT_REV), "unknown" without. */
+const char *sysinfo_git_rev(void);
+
+/* The time now as 2026-11-22T04:46:48Z, the CSVs' date column. */
+void sysinfo_utc_now(char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
