@@ -13,7 +13,9 @@
 #   8. stage 05 built for other CPUs and run under qemu (tests/portability.sh): x86 without
 #      AVX-512 and without AVX, and ARM
 #   9. plots/plot.py on a fixture
-#  10. every command quoted in README.md, docs/ and the chapters runs as written, at small sizes
+#  10. every chapter a lesson: at most 420 lines, no commit hash, no "issue", its NOTES.md linked
+#      (tests/check-book.sh, and a planted chapter that it must fail)
+#  11. every command quoted in README.md, docs/ and the chapters runs as written, at small sizes
 #      (tests/check-commands.sh; the GPU ones are skipped here, make test-gpu runs them)
 # A stage that is not a float GEMM (11_gf256) supplies NN_topic/custom-tests.sh instead of 2-6.
 # Ends with "N passed, N failed, N skipped".
