@@ -13,7 +13,9 @@
 #   8. stage 05 built for other CPUs and run under qemu (tests/portability.sh): x86 without
 #      AVX-512 and without AVX, and ARM
 #   9. plots/plot.py on a fixture
-#  10. every command quoted in README.md, docs/ and the chapters runs as written, at small sizes
+#  10. every chapter a lesson: at most 420 lines, no commit hash, no "issue", its NOTES.md linked
+#      (tests/check-book.sh, and a planted chapter that it must fail)
+#  11. every command quoted in README.md, docs/ and the chapters runs as written, at small sizes
 #      (tests/check-commands.sh; the GPU ones are skipped here, make test-gpu runs them)
 # A stage that is not a float GEMM (11_gf256) supplies NN_topic/custom-tests.sh instead of 2-6.
 # Ends with "N passed, N failed, N skipped".
@@ -195,6 +197,27 @@ if [ -x tests/test_plot.sh ] || [ -f tests/test_plot.sh ]; then
     grep -qE '^(PASS|FAIL|SKIP):' "$LOG/plot.out" || bad "plot: tests/test_plot.sh printed no checks"
 else
     bad "plot: tests/test_plot.sh missing"
+fi
+
+echo "== each chapter a lesson: the budget, no commit hash, no 'issue' (tests/check-book.sh)"
+bash tests/check-book.sh >"$LOG/book.out" 2>&1
+rc=$?
+tally book "$LOG/book.out"
+grep -q '^FAIL:' "$LOG/book.out" || [ $rc -eq 0 ] || bad "book: tests/check-book.sh exit $rc (see $LOG/book.out)"
+# the check can fail: a planted chapter with one of each offence, and a clean one
+planted=$LOG/book-planted
+mkdir -p "$planted/98_clean" "$planted/99_planted"
+printf '# clean\n\nIt issued no hash (c0ffee, 2^20).\n' >"$planted/98_clean/README.md"
+{ echo '# planted'; echo 'Made at commit 1a2b3c4d, a known Issue.'; seq 419; } >"$planted/99_planted/README.md"
+echo '# notes' >"$planted/99_planted/NOTES.md"
+bash tests/check-book.sh "$planted/98_clean/README.md" "$planted/99_planted/README.md" \
+    >"$LOG/book-planted.out" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q '^PASS: .*98_clean' "$LOG/book-planted.out" &&
+    [ "$(grep -c '^FAIL: .*99_planted' "$LOG/book-planted.out")" -eq 4 ]; then
+    ok "book: a planted chapter fails 4 times (421 lines, a hash, 'Issue', NOTES.md unlinked)"
+else
+    bad "book: the planted chapter was not caught as expected (see $LOG/book-planted.out)"
 fi
 
 echo "== commands quoted in the book (tests/check-commands.sh; logs in build/check-commands/)"
