@@ -279,7 +279,7 @@ static bool keep_pool_memory(void)
  * SM freed between the tile grid's waves to a strip block, and a tile block then waits there for
  * it; with the priority, a strip block starts only where no tile block is waiting. (Measured:
  * the column strip, not hidden at all at equal priorities, is about half hidden with it; the
- * chapter's third round, rows 4 and 5.) One tile stream per caller's stream and GPU, per host
+ * third round of NOTES.md, rows 4 and 5.) One tile stream per caller's stream and GPU, per host
  * thread (stage 10 drives several streams per GPU: a shared one would chain them together);
  * with more than TILE_STREAMS_MAX of them, the tiles go on the caller's stream too, before the
  * strips. */
