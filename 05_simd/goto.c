@@ -1,6 +1,7 @@
 /* goto.c: the Goto/BLIS algorithm. Five loops cut A and B into blocks that fit the caches,
  * copy ("pack") each block into the order the micro-kernel reads it, and hand MR x NR tiles
- * of C to a register-blocked micro-kernel (simd.c, kernel_avx512.c, kernel_avx2.c).
+ * of C to a register-blocked micro-kernel (kernel_generic.c, kernel_avx512.c,
+ * kernel_avx2.c).
  *
  *   for ic in M, step MC                      A block: MC x KC, packed, stays in L3 (shared)
  *     for pc in K, step KC

@@ -3,7 +3,7 @@
  *
  *   goto.c            packing, the five loops around the micro-kernel, the block sizes,
  *                     the run-time dispatch, one gemm_fn per micro-kernel
- *   simd.c            microkernel_generic_6x16: GCC vector extensions, any CPU (the exercise)
+ *   kernel_generic.c  microkernel_generic_6x16: GCC vector extensions, any CPU (the exercise)
  *   kernel_avx512.c   microkernel_avx512_6x64 (and _14x32): intrinsics, built with -mavx512f
  *   kernel_avx2.c     microkernel_avx2_6x16:    intrinsics, built with -mavx2 -mfma
  *   kernel_omp_simd.c microkernel_omp_simd_6x64: plain C + #pragma omp simd (the compiler's try)

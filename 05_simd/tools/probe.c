@@ -2,7 +2,7 @@
  * things inside one process, run after run, because on a shared machine the speed drifts
  * by 2x over minutes and only side-by-side runs can be compared.
  *
- *   make build/rel/05_simd/probe      (this file is empty in the stage's own build)
+ *   make build/rel/05_simd/probe      (a program of its own, not part of the stage's)
  *   build/rel/05_simd/probe kernel ROUNDS KC,NC,MC ...
  *       the 6x64 micro-kernel alone, over an MC x KC block of A and a KC x NC block of B that
  *       are already packed (and in cache): the five loops' inner two, no packing, C in cache.
@@ -21,13 +21,12 @@
  *
  * Run it under scripts/bench-lock, like every timing. Not part of `make test`.
  */
-#ifdef SIMD_PROBE
 /* probe share times the FMA loop of build/peak itself: common/peak.c is compiled into this
  * file whole (its main renamed, never called), so the loop, its calibration and its flop count
  * are the ones `make peak` measures, not a second copy. */
 #undef _GNU_SOURCE /* peak.c defines it, first thing */
 #define main peak_program_main
-#include "../common/peak.c"
+#include "../../common/peak.c"
 #undef main
 
 #include <cblas.h>
@@ -37,7 +36,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "simd.h"
+#include "../simd.h"
 
 #define MAX_REPS 256
 #define MAX_SETS 8
@@ -279,4 +278,3 @@ int main(int argc, char **argv)
                     "       probe share THREADS REPS N ...\n");
     return 2;
 }
-#endif
