@@ -79,8 +79,9 @@ GRADE_BINS := $(foreach d,$(CPU_STAGES) $(GPU_STAGES),build/grade/$(d)/$(call st
 # exercise.c in place of the file NN_topic_EXERCISE_OF names (default: the one named after
 # the stage).
 define STAGE_RULES
-$(foreach u,$($(1)_USES),$(if $(filter $(u),$(ALL_STAGE_DIRS)),,\
-    $(error $(1)/stage.mk: $(1)_USES names '$(u)', not a stage directory)))
+$(foreach u,$($(1)_USES),$(if $(and $(filter $(u),$(filter-out $(1),$(ALL_STAGE_DIRS))),\
+    $(filter $(u),$(firstword $(sort $(u) $(1))))),,\
+    $(error $(1)/stage.mk: $(1)_USES names '$(u)', not the directory of an earlier stage)))
 $(1)_SRCS        := $$(filter-out $(1)/exercise.$(3),$$(wildcard $(1)/*.$(3)))
 $(1)_EXERCISE_OF ?= $(1)/$(2).$(3)
 $$(if $$(filter $$($(1)_EXERCISE_OF),$$($(1)_SRCS)),,\
