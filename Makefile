@@ -2,9 +2,9 @@
 #
 # A stage is a directory NN_topic/ holding main.c (CPU) or main.cu (GPU), its kernels
 # in topic.c / topic.cu, and exercise.c / exercise.cu. Adding the directory adds the
-# stage: `make stageNN` builds NN_topic/topic. An optional NN_topic/stage.mk adds
-# sources from an earlier stage or flags for one file, or names the file its exercise
-# replaces (NN_topic_EXERCISE_OF; default NN_topic/topic.c or .cu).
+# stage: `make stageNN` builds NN_topic/topic. An optional NN_topic/stage.mk declares the
+# earlier stages it uses (NN_topic_USES), the file its exercise replaces (NN_topic_EXERCISE_OF)
+# and flags for one file. docs/adding-a-stage.md says how.
 
 # ---- the flags, in one place -------------------------------------------------------
 CC       = gcc
@@ -51,41 +51,72 @@ COMMON_SRCS := common/matrix.c common/verify.c common/cli.c common/bench.c commo
 CPU_COMMON  := $(COMMON_SRCS) common/baseline_blas.c
 GPU_COMMON  := $(COMMON_SRCS) common/cuda_harness.cu common/quick_return_gpu.cu
 
+# A stage.mk rule may name a program's link inputs, $$(NN_topic_LINK), which are known only
+# once every stage.mk is read: prerequisites are expanded a second time, when make needs them.
+.SECONDEXPANSION:
 -include $(wildcard [0-9][0-9]_*/stage.mk)
 
 obj = $(patsubst %,build/$(1)/%.o,$(basename $(2)))
+
+# The stages $(1) uses, directly or through one it uses, each once and after every stage that
+# uses it: the order a linker reads libraries in (a library only resolves what came before it).
+uses_all  = $(call last_each,$(foreach u,$($(1)_USES),$(u) $(call uses_all,$(u))))
+last_each = $(if $(1),$(if $(filter $(firstword $(1)),$(wordlist 2,$(words $(1)),$(1))),,\
+                $(firstword $(1))) $(call last_each,$(wordlist 2,$(words $(1)),$(1))))
+# Their libraries for build kind $(1) (rel, asan): build/rel/NN_topic/libtopic.a holds that
+# stage's objects but main, and the linker takes from it only what the program calls.
+stage_libs = $(foreach u,$(call uses_all,$(2)),build/$(1)/$(u)/lib$(call stage_name,$(u)).a)
+ALL_STAGE_DIRS := $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/main.c [0-9][0-9]_*/main.cu)))
 
 CPU_BINS   := $(foreach d,$(CPU_STAGES),$(d)/$(call stage_name,$(d)))
 GPU_BINS   := $(foreach d,$(GPU_STAGES),$(d)/$(call stage_name,$(d)))
 ASAN_BINS  := $(foreach d,$(CPU_STAGES),build/asan/$(d)/$(call stage_name,$(d)))
 GRADE_BINS := $(foreach d,$(CPU_STAGES) $(GPU_STAGES),build/grade/$(d)/$(call stage_name,$(d)))
 
-# $(1) = directory, $(2) = program name, $(3) = source extension (c or cu)
+# $(1) = directory, $(2) = program name, $(3) = source extension (c or cu).
+# The program: every source file of the directory but the exercise (files in a subdirectory,
+# such as a stage's side programs, are not picked up). The grade build: the same with
+# exercise.c in place of the file NN_topic_EXERCISE_OF names (default: the one named after
+# the stage).
 define STAGE_RULES
-$(1)_SRCS  := $$(filter-out $(1)/exercise.$(3),$$(wildcard $(1)/*.$(3))) $$($(1)_EXTRA_SRCS)
-$(1)_GRADE := $$(patsubst $$(or $$($(1)_EXERCISE_OF),$(1)/$(2).$(3)),$(1)/exercise.$(3),$$($(1)_SRCS))
-# an exercise that replaces nothing would make the grade build the solution itself
-$$(if $$(wildcard $(1)/exercise.$(3)),$$(if $$(filter $(1)/exercise.$(3),$$($(1)_GRADE)),,$$(error \
-    $(1): exercise.$(3) replaces no file of the stage: name the one in $(1)_EXERCISE_OF)))
+$(foreach u,$($(1)_USES),$(if $(and $(filter $(u),$(filter-out $(1),$(ALL_STAGE_DIRS))),\
+    $(filter $(u),$(firstword $(sort $(u) $(1))))),,\
+    $(error $(1)/stage.mk: $(1)_USES names '$(u)', not the directory of an earlier stage)))
+$(1)_SRCS        := $$(filter-out $(1)/exercise.$(3),$$(wildcard $(1)/*.$(3)))
+$(1)_EXERCISE_OF ?= $(1)/$(2).$(3)
+$$(if $$(filter $$($(1)_EXERCISE_OF),$$($(1)_SRCS)),,\
+    $$(error $(1): $(1)_EXERCISE_OF is '$$($(1)_EXERCISE_OF)', not one of its source files))
+$(1)_GRADE       := $$(patsubst $$($(1)_EXERCISE_OF),$(1)/exercise.$(3),$$($(1)_SRCS))
 stage$(call stage_num,$(1)): $(1)/$(2)
 .PHONY: stage$(call stage_num,$(1))
 endef
 $(foreach d,$(CPU_STAGES),$(eval $(call STAGE_RULES,$(d),$(call stage_name,$(d)),c)))
 $(foreach d,$(GPU_STAGES),$(eval $(call STAGE_RULES,$(d),$(call stage_name,$(d)),cu)))
 
+# $(1) = directory, $(2) = program name, $(3) = build kind (rel, asan): the stage's library
+define STAGE_LIB
+build/$(3)/$(1)/lib$(2).a: $$(call obj,$(3),$$(filter-out $(1)/main.%,$$($(1)_SRCS)))
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach d,$(CPU_STAGES),$(foreach k,rel asan,$(eval $(call STAGE_LIB,$(d),$(call stage_name,$(d)),$(k)))))
+$(foreach d,$(GPU_STAGES),$(eval $(call STAGE_LIB,$(d),$(call stage_name,$(d)),rel)))
+
 define CPU_LINK
-$(1)/$(2): $$(call obj,rel,$$($(1)_SRCS) $(CPU_COMMON))
+$(1)_LINK := $$(call obj,rel,$$($(1)_SRCS) $(CPU_COMMON)) $$(call stage_libs,rel,$(1))
+$(1)/$(2): $$($(1)_LINK)
 	$$(CC) $$(CFLAGS) -o $$@ $$^ $$(LDLIBS)
-build/asan/$(1)/$(2): $$(call obj,asan,$$($(1)_SRCS) $(CPU_COMMON))
+build/asan/$(1)/$(2): $$(call obj,asan,$$($(1)_SRCS) $(CPU_COMMON)) $$(call stage_libs,asan,$(1))
 	$$(CC) $$(CFLAGS) $$(SANFLAGS) -o $$@ $$^ $$(LDLIBS)
-build/grade/$(1)/$(2): $$(call obj,rel,$$($(1)_GRADE) $(CPU_COMMON))
+build/grade/$(1)/$(2): $$(call obj,rel,$$($(1)_GRADE) $(CPU_COMMON)) $$(call stage_libs,rel,$(1))
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) -o $$@ $$^ $$(LDLIBS)
 endef
 define GPU_LINK
-$(1)/$(2): $$(call obj,rel,$$($(1)_SRCS) $(GPU_COMMON))
+$(1)_LINK := $$(call obj,rel,$$($(1)_SRCS) $(GPU_COMMON)) $$(call stage_libs,rel,$(1))
+$(1)/$(2): $$($(1)_LINK)
 	$$(NVCC) $$(NVFLAGS) -o $$@ $$^ $$(NVLIBS)
-build/grade/$(1)/$(2): $$(call obj,rel,$$($(1)_GRADE) $(GPU_COMMON))
+build/grade/$(1)/$(2): $$(call obj,rel,$$($(1)_GRADE) $(GPU_COMMON)) $$(call stage_libs,rel,$(1))
 	@mkdir -p $$(@D)
 	$$(NVCC) $$(NVFLAGS) -o $$@ $$^ $$(NVLIBS)
 endef

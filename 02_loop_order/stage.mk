@@ -1,2 +1,2 @@
 # ijk is stage 01's kernel: linked, not copied.
-02_loop_order_EXTRA_SRCS := 01_naive/naive.c
+02_loop_order_USES := 01_naive

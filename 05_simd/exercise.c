@@ -1,11 +1,11 @@
 /* 05_simd exercise: write the micro-kernel, the heart of the Goto algorithm.
  *
  * Build and grade it with:   make grade STAGE=05
- * This file replaces simd.c in the graded build: the packing and the five loops (goto.c)
- * are already done and call your function for every 6 x 16 tile of C. The grader runs the
- * `generic` variant (the one that calls this kernel) over awkward shapes (1x1x1, primes,
- * edges of every tile, lda > K, beta != 0, NaN in C with beta == 0) and times it against
- * the solution. Until you fill it in, its checks FAIL; the other variants use their own
+ * This file replaces kernel_generic.c in the graded build (05_simd/stage.mk says so): the
+ * packing and the five loops (goto.c) are already done and call your function for every
+ * 6 x 16 tile of C. The grader runs the `generic` variant (the one that calls this kernel)
+ * over awkward shapes (1x1x1, primes, edges of every tile, lda > K, beta != 0, NaN in C with
+ * beta == 0) and times it against the solution. Until you fill it in, its checks FAIL; the other variants use their own
  * kernels and pass.
  *
  * What you get (simd.h has the full contract):

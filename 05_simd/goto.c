@@ -1,6 +1,7 @@
 /* goto.c: the Goto/BLIS algorithm. Five loops cut A and B into blocks that fit the caches,
  * copy ("pack") each block into the order the micro-kernel reads it, and hand MR x NR tiles
- * of C to a register-blocked micro-kernel (simd.c, kernel_avx512.c, kernel_avx2.c).
+ * of C to a register-blocked micro-kernel (kernel_generic.c, kernel_avx512.c,
+ * kernel_avx2.c).
  *
  *   for ic in M, step MC                      A block: MC x KC, packed, stays in L3 (shared)
  *     for pc in K, step KC
@@ -10,6 +11,10 @@
  *         for ir in MC, step MR               A micro-panel MR x KC: stays in L1
  *           for jr in NC, step NR             B micro-panel KC x NR: streams from L2
  *             microkernel: C[ic+ir.., jc+jr..] (MR x NR) = Apanel.(alpha*Bpanel) + beta * C
+ *
+ * gemm_loops runs the loops and leaves three steps to hooks: pack A, pack B, and what becomes
+ * of a tile. gemm_packed's hooks pack A and B as they are and put the tile into C; stage 06
+ * supplies its own (packing that sums blocks, a tile added to several blocks of C).
  *
  * C is row-major and the kernels vectorise along a row of C (along N): B is the operand
  * loaded as vectors, A the one broadcast. The BLIS papers, written for column-major C,
@@ -186,30 +191,133 @@ static float *workspace(size_t floats)
 #define SMALL_FOR_THREADS (128.0 * 128 * 128) /* M*N*K below this: one thread */
 #define A_PACK_MIN_BLOCKS 8 /* pack A when it meets at least this many blocks of B */
 
+gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K)
+{
+    const int MR = uk->mr, NR = uk->nr;
+    const gemm_blocking bs = gemm_blocking_for(uk);
+    gemm_partition pt = {.M = M, .N = N, .K = K, .mr = MR, .nr = NR};
+    /* Threads only where there is work for them: starting a parallel region costs
+     * microseconds, what a 64^3 product takes on one core. */
+    pt.nthreads = omp_in_parallel() || (double)M * N * K < SMALL_FOR_THREADS
+                      ? 1 : omp_get_max_threads();
+
+    /* K in equal slices of at most KC (K = KC+1 must not leave a slice of 1). */
+    pt.kc = ceil_div(K, ceil_div(K, bs.kc));
+    pt.mc = min_int(bs.mc, round_up(M, MR));
+    /* N in nb blocks of nc columns (a multiple of NR, at most about NC), nb a multiple
+     * of the thread count where N allows, so that every thread gets as many. */
+    const int strips = ceil_div(N, NR);
+    const int nb = min_int(round_up(ceil_div(N, bs.nc), pt.nthreads), strips);
+    pt.nc = NR * ceil_div(strips, nb);
+    pt.nb = ceil_div(N, pt.nc);
+    /* Too few blocks of B for the threads (a narrow C): split the rows of the A block too. */
+    pt.mparts = pt.nb >= pt.nthreads ? 1 : pt.nthreads / pt.nb;
+    return pt;
+}
+
+void gemm_loops(const gemm_partition *pt, const gemm_hooks *h)
+{
+    const int M = pt->M, N = pt->N, K = pt->K, MR = pt->mr, NR = pt->nr;
+    const int mparts = pt->mparts, units = pt->nb * mparts;
+
+    /* One A block (shared, unless A is not packed), then per thread a B block and the
+     * hooks' scratch, each 64-byte aligned. */
+    const size_t a_floats = h->pack_a ? (size_t)round_up(pt->mc * pt->kc, 16) : 0;
+    const size_t b_floats = (size_t)round_up(pt->kc * pt->nc, 16);
+    const size_t per_thread = b_floats + (size_t)round_up((int)h->scratch_floats, 16);
+    float *const apack = workspace(a_floats + (size_t)pt->nthreads * per_thread);
+
+#pragma omp parallel num_threads(pt->nthreads)
+    {
+        float *const bpack = apack + a_floats + (size_t)omp_get_thread_num() * per_thread;
+        float *const scratch = bpack + b_floats;
+        for (int ic = 0; ic < M; ic += pt->mc) {
+            const int mc = min_int(pt->mc, M - ic);
+            const int panels = ceil_div(mc, MR);
+            for (int pc = 0; pc < K; pc += pt->kc) {
+                const int kc = min_int(pt->kc, K - pc);
+
+                if (h->pack_a) { /* (the same for every thread, as an omp for needs) */
+#pragma omp for schedule(static)
+                    for (int q = 0; q < panels; q++) {
+                        const int rows_left = mc - q * MR; /* in this block, from this panel on */
+                        h->pack_a(h->ctx, ic + q * MR, pc, min_int(MR, rows_left), kc, rows_left,
+                                  apack + (size_t)q * MR * kc, scratch);
+                    }
+                    /* (the barrier here: the A block is complete before anyone reads it) */
+                }
+
+#pragma omp for schedule(dynamic, 1)
+                for (int u = 0; u < units; u++) {
+                    const int jc = (u / mparts) * pt->nc, part = u % mparts;
+                    const int cols = min_int(pt->nc, N - jc);
+                    const int q0 = panels * part / mparts, q1 = panels * (part + 1) / mparts;
+                    if (q0 == q1)
+                        continue;
+                    h->pack_b(h->ctx, pc, jc, kc, cols, bpack, scratch);
+                    for (int ir = q0 * MR; ir < q1 * MR; ir += MR)
+                        for (int jr = 0; jr < cols; jr += NR)
+                            h->tile(h->ctx, ic + ir, jc + jr, pc, kc, min_int(MR, mc - ir),
+                                    min_int(NR, cols - jr),
+                                    h->pack_a ? apack + (size_t)ir * kc : NULL,
+                                    bpack + (size_t)jr * kc, scratch);
+                }
+                /* (the barrier here: nobody reads the A block when the next is packed) */
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------ gemm_packed: the loops' hooks */
+
+/* What gemm_packed's hooks need: the call's arguments. */
+typedef struct packed_call {
+    const microkernel *uk;
+    const float *A, *B;
+    float *C;
+    int lda, ldb, ldc;
+    float alpha, beta;
+} packed_call;
+
+static void pack_a_of(const void *ctx, int i, int p, int rows, int kc, int rows_left, float *dst,
+                      float *scratch)
+{
+    const packed_call *g = ctx;
+    const float *a = &g->A[IDX(i, p, g->lda)];
+    (void)scratch;
+    if (g->uk->pack_a && rows_left >= g->uk->mr) /* a full panel: in registers */
+        g->uk->pack_a(kc, a, g->lda, rows_left >= 2 * g->uk->mr, dst);
+    else
+        pack_a_panel(g->uk->mr, rows, kc, a, g->lda, rows_left, dst);
+}
+
+static void pack_b_of(const void *ctx, int p, int j, int kc, int cols, float *dst, float *scratch)
+{
+    const packed_call *g = ctx;
+    (void)scratch;
+    pack_b_block(g->uk->nr, kc, cols, &g->B[IDX(p, j, g->ldb)], g->ldb, g->alpha, dst);
+}
+
+static void tile_into_c(const void *ctx, int i, int j, int p, int kc, int m, int n, const float *a,
+                        const float *b, float *scratch)
+{
+    const packed_call *g = ctx;
+    /* The first slice of K applies beta; the later ones add to it. */
+    const float beta = p == 0 ? g->beta : 1.0f;
+    float *c = &g->C[IDX(i, j, g->ldc)];
+    (void)scratch;
+    if (a)
+        g->uk->fn(kc, a, b, 1.0f, beta, c, g->ldc, m, n);
+    else /* A read in place */
+        g->uk->fn_a_in_place(kc, &g->A[IDX(i, p, g->lda)], g->lda, b, 1.0f, beta, c, g->ldc, m, n);
+}
+
 void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const float *A,
                  int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
     if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
-    const int MR = uk->mr, NR = uk->nr;
-    const gemm_blocking bs = gemm_blocking_for(uk);
-    /* Threads only where there is work for them: starting a parallel region costs
-     * microseconds, what a 64^3 product takes on one core. */
-    const int nthreads = omp_in_parallel() || (double)M * N * K < SMALL_FOR_THREADS
-                             ? 1 : omp_get_max_threads();
-
-    /* K in equal slices of at most KC (K = KC+1 must not leave a slice of 1). */
-    const int kc_max = ceil_div(K, ceil_div(K, bs.kc));
-    const int mc_max = min_int(bs.mc, round_up(M, MR));
-    /* N in nb blocks of nc columns (a multiple of NR, at most about NC), nb a multiple
-     * of the thread count where N allows, so that every thread gets as many. */
-    const int strips = ceil_div(N, NR);
-    int nb = min_int(round_up(ceil_div(N, bs.nc), nthreads), strips);
-    const int nc = NR * ceil_div(strips, nb);
-    nb = ceil_div(N, nc);
-    /* Too few blocks of B for the threads (a narrow C): split the rows of the A block too. */
-    const int mparts = nb >= nthreads ? 1 : nthreads / nb;
-    const int units = nb * mparts;
+    const gemm_partition pt = gemm_partition_for(uk, M, N, K);
 
     /* Pack A only where the packed block is reused by many blocks of B. A is row-major, so
      * row i of a tile, read along p, is already in the order the kernel broadcasts it; what
@@ -217,63 +325,11 @@ void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const 
      * its extra pass over A only when the panel is read many times (measured on xeon-2c, one
      * thread: in place +9% at 512 and +2-4% at 1024 (nb = 2, 4), even at 2048 (nb = 8),
      * -2% at 4096 (nb = 16); the chapter has the table). */
-    const int a_in_place = uk->fn_a_in_place && nb < A_PACK_MIN_BLOCKS;
+    const int a_in_place = uk->fn_a_in_place && pt.nb < A_PACK_MIN_BLOCKS;
 
-    /* One A block (shared, unless A is read in place) and one B block per thread,
-     * 64-byte aligned. */
-    const size_t a_floats = a_in_place ? 0 : (size_t)round_up(mc_max * kc_max, 16);
-    const size_t b_floats = (size_t)round_up(kc_max * nc, 16);
-    float *const apack = workspace(a_floats + (size_t)nthreads * b_floats);
-
-#pragma omp parallel num_threads(nthreads)
-    {
-        float *const bpack = apack + a_floats + (size_t)omp_get_thread_num() * b_floats;
-        for (int ic = 0; ic < M; ic += mc_max) {
-            const int mc = min_int(mc_max, M - ic);
-            const int panels = ceil_div(mc, MR);
-            for (int pc = 0; pc < K; pc += kc_max) {
-                const int kc = min_int(kc_max, K - pc);
-                /* The first slice of K applies beta; the later ones add to it. */
-                const float beta_pc = pc == 0 ? beta : 1.0f;
-
-                if (!a_in_place) { /* (the same for every thread, as an omp for needs) */
-#pragma omp for schedule(static)
-                    for (int q = 0; q < panels; q++) {
-                        const float *aq = &A[IDX(ic + q * MR, pc, lda)];
-                        float *dst = apack + (size_t)q * MR * kc;
-                        const int rows_left = mc - q * MR; /* in this block, from this panel on */
-                        if (uk->pack_a && rows_left >= MR) /* a full panel: in registers */
-                            uk->pack_a(kc, aq, lda, rows_left >= 2 * MR, dst);
-                        else
-                            pack_a_panel(MR, min_int(MR, rows_left), kc, aq, lda, rows_left, dst);
-                    }
-                    /* (the barrier here: the A block is complete before anyone reads it) */
-                }
-
-#pragma omp for schedule(dynamic, 1)
-                for (int u = 0; u < units; u++) {
-                    const int jc = (u / mparts) * nc, part = u % mparts;
-                    const int cols = min_int(nc, N - jc);
-                    const int q0 = panels * part / mparts, q1 = panels * (part + 1) / mparts;
-                    if (q0 == q1)
-                        continue;
-                    pack_b_block(NR, kc, cols, &B[IDX(pc, jc, ldb)], ldb, alpha, bpack);
-                    for (int ir = q0 * MR; ir < q1 * MR; ir += MR)
-                        for (int jr = 0; jr < cols; jr += NR)
-                            if (a_in_place)
-                                uk->fn_a_in_place(kc, &A[IDX(ic + ir, pc, lda)], lda,
-                                                  bpack + (size_t)jr * kc, 1.0f, beta_pc,
-                                                  &C[IDX(ic + ir, jc + jr, ldc)], ldc,
-                                                  min_int(MR, mc - ir), min_int(NR, cols - jr));
-                            else
-                                uk->fn(kc, apack + (size_t)ir * kc, bpack + (size_t)jr * kc,
-                                       1.0f, beta_pc, &C[IDX(ic + ir, jc + jr, ldc)], ldc,
-                                       min_int(MR, mc - ir), min_int(NR, cols - jr));
-                }
-                /* (the barrier here: nobody reads the A block when the next is packed) */
-            }
-        }
-    }
+    const packed_call g = {uk, A, B, C, lda, ldb, ldc, alpha, beta};
+    const gemm_hooks hooks = {a_in_place ? NULL : pack_a_of, pack_b_of, tile_into_c, 0, &g};
+    gemm_loops(&pt, &hooks);
 }
 
 /* ------------------------------------------------------------ the variants */

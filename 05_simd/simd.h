@@ -1,9 +1,10 @@
 /* simd.h: stage 05's packed GEMM, the micro-kernels it runs, and the entry points
- * a later stage links (06_strassen multiplies its sub-blocks with gemm_simd).
+ * a later stage links (06_strassen multiplies its sub-blocks with gemm_simd, and runs its
+ * folded Strassen in gemm_loops).
  *
- *   goto.c            packing, the five loops around the micro-kernel, the block sizes,
- *                     the run-time dispatch, one gemm_fn per micro-kernel
- *   simd.c            microkernel_generic_6x16: GCC vector extensions, any CPU (the exercise)
+ *   goto.c            packing, the five loops around the micro-kernel (with hooks), the
+ *                     block sizes, the run-time dispatch, one gemm_fn per micro-kernel
+ *   kernel_generic.c  microkernel_generic_6x16: GCC vector extensions, any CPU (the exercise)
  *   kernel_avx512.c   microkernel_avx512_6x64 (and _14x32): intrinsics, built with -mavx512f
  *   kernel_avx2.c     microkernel_avx2_6x16:    intrinsics, built with -mavx2 -mfma
  *   kernel_omp_simd.c microkernel_omp_simd_6x64: plain C + #pragma omp simd (the compiler's try)
@@ -93,9 +94,52 @@ void gemm_blocking_override(int mc, int kc, int nc);
  * system does not say). */
 void simd_cache_sizes(long *l1d, long *l2, long *l3);
 
+/* The five loops on their own, for a stage that packs or stores differently (06's Strassen
+ * forms sums of blocks while it packs them, and adds each tile to several blocks of C), as
+ * BLIS exports them: the cut of the problem, then the loops, which call three hooks.
+ *
+ * gemm_partition_for: how the loops cut an M x N x K product (M, N, K >= 1) for uk's tile
+ * and for the threads; the block sizes are gemm_blocking_for(uk)'s. */
+typedef struct gemm_partition {
+    int M, N, K, mr, nr;
+    int nthreads; /* one inside a parallel region, or for a small product */
+    int kc;       /* K in equal slices of at most KC */
+    int mc;       /* the rows of a block of A: at most MC */
+    int nc, nb;   /* N in nb blocks of nc columns (a multiple of NR) */
+    int mparts;   /* fewer blocks of B than threads: each block of A in this many parts */
+} gemm_partition;
+gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K);
+
+/* What gemm_loops calls, from every thread. ctx is the caller's; (i, j, p) is where the panel,
+ * block or tile starts in the M x N x K product.
+ *   pack_a  rows x kc of A at (i, p), rows <= MR, into an MR x kc micro-panel dst (the layout
+ *           microkernel_fn reads, zero rows past `rows`). rows_left: the rows from i to the end
+ *           of this block of A (the next panel exists when rows_left >= 2 MR). NULL: A is not
+ *           packed, and tile gets a == NULL.
+ *   pack_b  kc x cols of B at (p, j) into micro-panels of NR columns, the one for column jr at
+ *           dst + jr*kc (the layout microkernel_fn reads, zero columns past `cols`).
+ *   tile    the m x n tile of C at (i, j), slice p..p+kc of K, from micro-panels a and b: run
+ *           the micro-kernel and put the tile where it goes (p == 0 is the first slice).
+ *   scratch the calling thread's scratch_floats floats, 64-byte aligned, for any hook to use.
+ * A hook must not call gemm_loops or gemm_packed: the packing buffers are the calling thread's. */
+typedef struct gemm_hooks {
+    void (*pack_a)(const void *ctx, int i, int p, int rows, int kc, int rows_left, float *dst,
+                   float *scratch);
+    void (*pack_b)(const void *ctx, int p, int j, int kc, int cols, float *dst, float *scratch);
+    void (*tile)(const void *ctx, int i, int j, int p, int kc, int m, int n, const float *a,
+                 const float *b, float *scratch);
+    size_t scratch_floats;
+    const void *ctx;
+} gemm_hooks;
+
+/* The five loops over the partition (goto.c's header draws them), with OpenMP over the
+ * blocks of B as part says. */
+void gemm_loops(const gemm_partition *part, const gemm_hooks *hooks);
+
 /* The Goto/BLIS algorithm with micro-kernel uk: the gemm_fn contract (gemm.h), OpenMP
  * over the blocks of B with omp_get_max_threads() threads (one, if called from inside a
- * parallel region). uk must be one this CPU can run. */
+ * parallel region). uk must be one this CPU can run. gemm_loops with 05's hooks: A and B
+ * packed as they are (alpha into B), the tile into C. */
 void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const float *A,
                  int lda, const float *B, int ldb, float beta, float *C, int ldc);
 

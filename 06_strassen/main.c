@@ -237,8 +237,7 @@ static int breakdown(bench_opts *o)
             matrix_free(C);
         }
     }
-    printf("* ms packing: reloaded_* only, thread 0's time packing A (with its wait for the "
-           "other thread) and B\n");
+    printf("* ms packing: reloaded_* only, thread 0's time in its packing of A and B\n");
     fflush(stdout);
     const int rc = cli_csv_close(csv);
     free(o->shapes);

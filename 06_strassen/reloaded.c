@@ -11,20 +11,19 @@
  *
  *   sum_operand  A block as  s0*A_0 + s1*A_1 + ...   (up to 4 terms: 2 levels)
  *   c_targets    C blocks    C_t = alpha*s_t*product + beta_t*C_t  (up to 4 targets)
- *   gemm_sums    the five loops of 05's goto.c, with pack_a_sum, pack_b_sum, and a
- *                micro-kernel whose tile goes to every target
+ *   gemm_sums    05's five loops (gemm_loops, simd.h) with this file's hooks: pack_a_sum,
+ *                pack_b_sum, and tile_to_targets, which sends the micro-kernel's tile to
+ *                every target
  *   reloaded     the recursion: each level turns one product of sums into seven
  *
- * The micro-kernel is 05's (microkernel_best(), simd.h), called through its public type;
- * the block sizes are 05's (gemm_blocking_for). 05 keeps its packing routines to itself,
- * so the summing versions live here.
+ * The loops, their partition over the caches and the threads, and the micro-kernel are 05's
+ * (gemm_partition_for, gemm_loops, microkernel_best()): only the packing and the tile's
+ * destination are this file's.
  */
 #include <omp.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "matrix.h"
-#include "../05_simd/simd.h" /* stage 05's API: gemm_simd, the micro-kernel type */
+#include "../05_simd/simd.h" /* stage 05's API: its five loops, the micro-kernel type */
 #include "strassen.h"
 #include "timer.h"
 
@@ -32,7 +31,6 @@ double reloaded_pack_seconds;
 int strassen_profile;
 
 #define MAX_TERMS 4 /* 2 levels: 2 x 2 terms per operand, 2 x 2 targets per product */
-#define MAX_TILE (16 * 64)
 
 typedef struct sum_operand {
     int n;
@@ -47,9 +45,20 @@ typedef struct c_targets {
     float beta[MAX_TERMS];
 } c_targets;
 
+/* What gemm_sums's hooks need: sum(C targets) += alpha * sum(A terms) * sum(B terms), and Z. */
+typedef struct sums_call {
+    const microkernel *uk;
+    const sum_operand *A, *B;
+    const c_targets *C;
+    int lda, ldb, ldc, N, K;
+    float alpha;
+    float *Z;
+} sums_call;
+
 static int min_int(int a, int b) { return a < b ? a : b; }
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
-static int round_up(int a, int b) { return ceil_div(a, b) * b; }
+
+/* --breakdown: thread 0 adds up the time it spends packing (reloaded_pack_seconds). */
+static int timing_packing(void) { return strassen_profile && omp_get_thread_num() == 0; }
 
 /* ------------------------------------------------------------ packing sums */
 
@@ -70,12 +79,19 @@ static inline void sum_row(int len, const sum_operand *X, size_t off, float *out
     }
 }
 
-/* rows x kc of the sum (rows <= MR) -> an MR x kc micro-panel, zero-padded: the layout 05
- * packs (dst[p*MR + i] = A(i, p)). Each row is summed first (vectorised, into `row`, in L1),
- * then scattered; a single unscaled term is scattered straight from A, as in 05. */
-static void pack_a_sum(int MR, int rows, int kc, const sum_operand *A, size_t off, int lda,
-                       int prefetch_rows, float *dst, float *row)
+/* The pack_a hook: rows x kc of the sum at (ic, pc), rows <= MR, -> an MR x kc micro-panel,
+ * zero-padded: the layout 05 packs (dst[p*MR + i] = A(i, p)). Each row is summed first
+ * (vectorised, into `row`, the scratch, in L1), then scattered; a single unscaled term is
+ * scattered straight from A, as in 05. */
+static void pack_a_sum(const void *ctx, int ic, int pc, int rows, int kc, int prefetch_rows,
+                       float *dst, float *row)
 {
+    const sums_call *g = ctx;
+    const sum_operand *A = g->A;
+    const int MR = g->uk->mr, lda = g->lda;
+    const size_t off = IDX(ic, pc, lda);
+    const int timing = timing_packing();
+    const double t0 = timing ? timer_now() : 0;
     const int plain = A->n == 1 && A->s[0] == 1.0f;
     for (int i = 0; i < rows; i++) {
         const float *a = A->p[0] + off + (size_t)i * lda;
@@ -93,13 +109,23 @@ static void pack_a_sum(int MR, int rows, int kc, const sum_operand *A, size_t of
     for (int i = rows; i < MR; i++)
         for (int p = 0; p < kc; p++)
             dst[(size_t)p * MR + i] = 0.0f;
+    if (timing)
+        reloaded_pack_seconds += timer_now() - t0;
 }
 
-/* kc x cols of the sum -> micro-panels of NR columns (dst + jr*kc), zero-padded: 05's
- * layout. Row by row of B, every term's row read along its length. */
-static void pack_b_sum(int NR, int kc, int cols, const sum_operand *B, size_t off, int ldb,
-                       float *dst)
+/* The pack_b hook: kc x cols of the sum at (pc, jc) -> micro-panels of NR columns
+ * (dst + jr*kc), zero-padded: 05's layout. Row by row of B, every term's row read along its
+ * length. */
+static void pack_b_sum(const void *ctx, int pc, int jc, int kc, int cols, float *dst,
+                       float *scratch)
 {
+    const sums_call *g = ctx;
+    const sum_operand *B = g->B;
+    const int NR = g->uk->nr, ldb = g->ldb;
+    const size_t off = IDX(pc, jc, ldb);
+    const int timing = timing_packing();
+    const double t0 = timing ? timer_now() : 0;
+    (void)scratch;
     for (int p = 0; p < kc; p++) {
         const size_t o = off + (size_t)p * ldb;
         if (p + 4 < kc) /* 4 rows ahead, as 05 does */
@@ -114,6 +140,8 @@ static void pack_b_sum(int NR, int kc, int cols, const sum_operand *B, size_t of
                 d[j] = 0.0f;
         }
     }
+    if (timing)
+        reloaded_pack_seconds += timer_now() - t0;
 }
 
 /* ------------------------------------------------------------ the tile to every target */
@@ -153,109 +181,53 @@ static inline void prefetch_targets(const c_targets *C, size_t at, int ldc, int 
                 __builtin_prefetch(C->p[t] + at + IDX(i, j, ldc), 1, 3);
 }
 
-/* ------------------------------------------------------------ the five loops, with sums */
-
-/* The packing buffers, kept by the calling thread between calls (as in 05's goto.c). */
-static float *workspace(size_t floats)
+/* The tile hook: the micro-kernel's tile of the slice pc..pc+kc of K, to every target. With
+ * several targets, Z (M x N, row stride N) holds the product while the slices add up
+ * (FOLD_LAST); `tile` is the scratch. */
+static void tile_to_targets(const void *ctx, int i, int j, int pc, int kc, int m, int n,
+                            const float *a, const float *b, float *tile)
 {
-    static _Thread_local float *buf;
-    static _Thread_local size_t cap;
-    return matrix_scratch(&buf, &cap, floats, "reloaded: packing buffers");
+    const sums_call *g = ctx;
+    const c_targets *C = g->C;
+    const microkernel *uk = g->uk;
+    const int first = pc == 0, last = pc + kc >= g->K, ldc = g->ldc;
+    const size_t at = IDX(i, j, ldc);
+    if (C->n == 1) { /* one target: the kernel updates C itself */
+        uk->fn(kc, a, b, g->alpha * C->s[0], first ? C->beta[0] : 1.0f, C->p[0] + at, ldc, m, n);
+    } else if (reloaded_fold == FOLD_EVERY || (first && last)) {
+        /* the slice's tile, from `tile` (in L1) to every target */
+        prefetch_targets(C, at, ldc, m, n);
+        uk->fn(kc, a, b, 1.0f, 0.0f, tile, uk->nr, uk->mr, uk->nr);
+        for (int t = 0; t < C->n; t++)
+            tile_to(m, n, tile, uk->nr, g->alpha * C->s[t], first ? C->beta[t] : 1.0f,
+                    C->p[t] + at, ldc);
+    } else { /* FOLD_LAST: add up in Z; after the last slice, to the targets while Z's tile
+                is still in L1 */
+        float *z = g->Z + IDX(i, j, g->N);
+        if (last)
+            prefetch_targets(C, at, ldc, m, n);
+        uk->fn(kc, a, b, g->alpha, first ? 0.0f : 1.0f, z, g->N, m, n);
+        if (last)
+            for (int t = 0; t < C->n; t++)
+                tile_to(m, n, z, g->N, C->s[t], C->beta[t], C->p[t] + at, ldc);
+    }
 }
 
-#define SMALL_FOR_THREADS (128.0 * 128 * 128) /* as in 05: M*N*K below this, one thread */
-
-/* sum(C targets) += alpha * sum(A terms) * sum(B terms): 05's loop structure (goto.c),
- * the same block sizes and the same split over threads. With several targets, Z (M x N,
- * row stride N) holds the product while the slices of K add up (FOLD_LAST). */
+/* sum(C targets) += alpha * sum(A terms) * sum(B terms): 05's loops, partition and
+ * micro-kernel, this file's hooks. */
 static void gemm_sums(const microkernel *uk, int M, int N, int K, float alpha,
                       const sum_operand *A, int lda, const sum_operand *B, int ldb,
                       const c_targets *C, int ldc, float *Z)
 {
     if (M <= 0 || N <= 0 || K <= 0)
         return;
-    const int MR = uk->mr, NR = uk->nr;
-    const gemm_blocking bs = gemm_blocking_for(uk);
-    const int nthreads = omp_in_parallel() || (double)M * N * K < SMALL_FOR_THREADS
-                             ? 1 : omp_get_max_threads();
-    const int kc_max = ceil_div(K, ceil_div(K, bs.kc));
-    const int mc_max = min_int(bs.mc, round_up(M, MR));
-    const int strips = ceil_div(N, NR);
-    int nb = min_int(round_up(ceil_div(N, bs.nc), nthreads), strips);
-    const int nc = NR * ceil_div(strips, nb);
-    nb = ceil_div(N, nc);
-    const int mparts = nb >= nthreads ? 1 : nthreads / nb;
-    const int units = nb * mparts;
-
-    /* A block (shared), then per thread a B block and a row of kc floats for pack_a_sum. */
-    const size_t a_floats = (size_t)round_up(mc_max * kc_max, 16);
-    const size_t b_floats = (size_t)round_up(kc_max * nc, 16);
-    const size_t r_floats = (size_t)round_up(kc_max, 16);
-    float *const apack = workspace(a_floats + (size_t)nthreads * (b_floats + r_floats));
-
-#pragma omp parallel num_threads(nthreads)
-    {
-        const int me = omp_get_thread_num();
-        float *const bpack = apack + a_floats + (size_t)me * b_floats;
-        float *const row = apack + a_floats + (size_t)nthreads * b_floats + (size_t)me * r_floats;
-        float tile[MAX_TILE] __attribute__((aligned(64)));
-        for (int ic = 0; ic < M; ic += mc_max) {
-            const int mc = min_int(mc_max, M - ic);
-            const int panels = ceil_div(mc, MR);
-            for (int pc = 0; pc < K; pc += kc_max) {
-                const int kc = min_int(kc_max, K - pc);
-                const int first = pc == 0, last = pc + kc >= K;
-                const int timing = strassen_profile && me == 0; /* --breakdown: thread 0 */
-                double t0 = timing ? timer_now() : 0;
-#pragma omp for schedule(static)
-                for (int q = 0; q < panels; q++)
-                    pack_a_sum(MR, min_int(MR, mc - q * MR), kc, A, IDX(ic + q * MR, pc, lda),
-                               lda, mc - q * MR, apack + (size_t)q * MR * kc, row);
-
-                if (timing) /* packing A, and waiting for the other threads to finish theirs */
-                    reloaded_pack_seconds += timer_now() - t0;
-#pragma omp for schedule(dynamic, 1)
-                for (int u = 0; u < units; u++) {
-                    const int jc = (u / mparts) * nc, part = u % mparts;
-                    const int cols = min_int(nc, N - jc);
-                    const int q0 = panels * part / mparts, q1 = panels * (part + 1) / mparts;
-                    if (q0 == q1)
-                        continue;
-                    t0 = timing ? timer_now() : 0;
-                    pack_b_sum(NR, kc, cols, B, IDX(pc, jc, ldb), ldb, bpack);
-                    if (timing)
-                        reloaded_pack_seconds += timer_now() - t0;
-                    for (int ir = q0 * MR; ir < q1 * MR; ir += MR)
-                        for (int jr = 0; jr < cols; jr += NR) {
-                            const int m = min_int(MR, mc - ir), n = min_int(NR, cols - jr);
-                            const size_t at = IDX(ic + ir, jc + jr, ldc);
-                            const float *ap = apack + (size_t)ir * kc, *bp = bpack + (size_t)jr * kc;
-                            if (C->n == 1) { /* one target: the kernel updates C itself */
-                                uk->fn(kc, ap, bp, alpha * C->s[0], first ? C->beta[0] : 1.0f,
-                                       C->p[0] + at, ldc, m, n);
-                            } else if (reloaded_fold == FOLD_EVERY || (first && last)) {
-                                /* the slice's tile, from `tile` (in L1) to every target */
-                                prefetch_targets(C, at, ldc, m, n);
-                                uk->fn(kc, ap, bp, 1.0f, 0.0f, tile, NR, MR, NR);
-                                for (int t = 0; t < C->n; t++)
-                                    tile_to(m, n, tile, NR, alpha * C->s[t],
-                                            first ? C->beta[t] : 1.0f, C->p[t] + at, ldc);
-                            } else { /* FOLD_LAST: add up in Z; after the last slice, to
-                                        the targets while Z's tile is still in L1 */
-                                float *z = Z + IDX(ic + ir, jc + jr, N);
-                                if (last)
-                                    prefetch_targets(C, at, ldc, m, n);
-                                uk->fn(kc, ap, bp, alpha, first ? 0.0f : 1.0f, z, N, m, n);
-                                if (last)
-                                    for (int t = 0; t < C->n; t++)
-                                        tile_to(m, n, z, N, C->s[t], C->beta[t], C->p[t] + at,
-                                                ldc);
-                            }
-                        }
-                }
-            }
-        }
-    }
+    const gemm_partition pt = gemm_partition_for(uk, M, N, K);
+    const sums_call g = {uk, A, B, C, lda, ldb, ldc, N, K, alpha, Z};
+    /* scratch: a row of kc floats for pack_a_sum, or a tile for tile_to_targets (one thread
+     * never runs both at once) */
+    const int scratch = pt.kc > uk->mr * uk->nr ? pt.kc : uk->mr * uk->nr;
+    const gemm_hooks hooks = {pack_a_sum, pack_b_sum, tile_to_targets, (size_t)scratch, &g};
+    gemm_loops(&pt, &hooks);
 }
 
 /* FOLD_NONE ("AB" in Huang et al.): the product into Z, then one pass to the targets. */
@@ -408,11 +380,6 @@ static void run(int levels, int M, int N, int K, float alpha, const float *A, in
     if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
     const microkernel *uk = microkernel_best();
-    if (uk->mr * uk->nr > MAX_TILE) {
-        fprintf(stderr, "reloaded: a %dx%d micro-kernel tile is larger than %d floats\n", uk->mr,
-                uk->nr, MAX_TILE);
-        abort();
-    }
     /* alpha rides on B's terms: pack_b_sum multiplies them in as it packs, as 05 does */
     const sum_operand a = {1, {A}, {1.0f}}, b = {1, {B}, {alpha}};
     const c_targets c = {1, {C}, {1.0f}, {beta}};

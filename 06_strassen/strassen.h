@@ -10,8 +10,9 @@
  *                reloaded_0lvl (the control), reloaded_1lvl, reloaded_2lvl
  *   main.c       the variant table, --cutoff, --vs classic, --errors
  *
- * Every leaf product is stage 05's gemm_packed with its best micro-kernel (simd.h), linked
- * from 05_simd (stage.mk), never copied.
+ * Every leaf product is stage 05's gemm_packed with its best micro-kernel (simd.h), and
+ * reloaded_* run in 05's five loops (gemm_loops) with their own packing: linked from 05_simd
+ * (stage.mk), never copied.
  */
 #ifndef STRASSEN_H
 #define STRASSEN_H
@@ -80,8 +81,8 @@ extern int reloaded_fold;
 
 /* What the additions cost, summed over every call since the last reset (--breakdown):
  * seconds spent in mat_add and mat_acc, and the bytes they read and wrote; and, when
- * strassen_profile is set, the seconds thread 0 of reloaded's loops spends packing (A, with
- * the wait for the other thread, and B), where the folded additions happen. */
+ * strassen_profile is set, the seconds thread 0 of reloaded's loops spends in its packing
+ * hooks (A and B), where the folded additions happen. */
 extern double strassen_add_seconds, strassen_add_bytes, reloaded_pack_seconds;
 extern int strassen_profile;
 

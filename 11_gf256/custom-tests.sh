@@ -16,7 +16,7 @@ BIN=11_gf256/gf256 ASAN=build/asan/11_gf256/gf256 GRADE=build/grade/11_gf256/gf2
 LOG=build/test-logs/11_gf256
 mkdir -p "$LOG"
 # shellcheck source=tests/lib.sh
-. tests/lib.sh # ok, bad, skp, finish, exercise_check
+. tests/lib.sh # ok, bad, skp, finish, exercise_check (its log in $LOG)
 
 if [ ! -x "$BIN" ] || [ ! -x "$ASAN" ] || [ ! -x "$GRADE" ]; then
     make -s "$BIN" "$ASAN" "$GRADE" >"$LOG/build.log" 2>&1 || { bad "build (see $LOG/build.log)"; }
@@ -93,5 +93,5 @@ for args in "--data 0" "--data abc" "--parity 0" "--parity -3" "--data 200 --par
     fi
 done
 
-exercise_check "" "$LOG/exercise.out" $GRADE $Q --data 4 --parity 2 --len 7,33
+exercise_check "grade build" exercise $GRADE $Q --data 4 --parity 2 --len 7,33
 finish

@@ -3,8 +3,7 @@
 # local product is stage 05's packed GEMM, linked as 06 links it (05's stage.mk gives its kernel
 # files their flags). mpicc is gcc plus these flags: we ask it for them rather than compiling
 # the shared objects with another compiler.
-13_distributed_EXTRA_SRCS := 05_simd/goto.c 05_simd/simd.c 05_simd/kernel_avx512.c \
-    05_simd/kernel_avx2.c 05_simd/kernel_omp_simd.c
+13_distributed_USES := 05_simd
 DIST_MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
 DIST_MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
 # The CPU's ScaLAPACK (DIST_SCALAPACK_DIR: a folder holding a libscalapack-openmpi.so of its own,

@@ -1,6 +1,7 @@
 # tests/lib.sh: what the two test runners share (sourced by tests/run-tests.sh and
 # tests/run-tests-gpu.sh, after each has set LOG, its log folder): the counts, the verdict line,
-# running a command for an exit status, and tallying a checker script's PASS:/FAIL:/SKIP: lines.
+# running a command for an exit status, tallying a checker script's PASS:/FAIL:/SKIP: lines, the
+# checks of a GEMM stage (with the runner's OPTION_SETS) and a run under compute-sanitizer.
 pass=0 fail=0 skip=0
 ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
@@ -48,18 +49,66 @@ tally() {
     done <"$file"
 }
 
-# exercise_check PREFIX OUT COMMAND...: COMMAND runs a stage built from its exercise (output in
-# OUT). Untouched, it must fail its checks cleanly: exit 1 with FAIL rows, no crash; once solved
-# it passes. PREFIX (may be empty) begins each verdict line.
+# gemm_checks DIR BIN K0_OPTS: the checks every GEMM stage gets, on the CPU (run-tests.sh) and
+# on the GPU (run-tests-gpu.sh): every variant over the awkward shapes with each option set of
+# the runner's OPTION_SETS, K = 0 on the command line (with K0_OPTS: the CPU runner leaves the
+# baseline out), the edge-case suite, each line of DIR/test-cases.txt, and the untouched
+# exercise (build/grade/BIN).
+gemm_checks() {
+    local dir=$1 bin=$2 k0_opts=$3 prog=${2##*/} i=0 opts args
+    for opts in "${OPTION_SETS[@]}"; do
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        expect_rc 0 "$dir: all variants, awkward shapes ${opts:-(defaults)}" "$prog-shapes$i" \
+            "$bin" --variant all --no-baseline --reps 1 --sizes "$SHAPES" $opts
+    done
+    # shellcheck disable=SC2016
+    expect_rc 0 "$dir: K = 0 on the command line, C = beta*C (beta 0 with C NaN, 1.3)" "$prog-k0" \
+        sh -c '"$1" --variant all $2 --reps 1 --sizes 7x13x0,1x97x0 --pad 2 &&
+               "$1" --variant all $2 --reps 1 -m 33 -n 17 -k 0 --beta 1.3' - "$bin" "$k0_opts"
+    expect_rc 0 "$dir: edge cases, every variant and the baseline (--edges)" "$prog-edges" \
+        "$bin" --edges
+    if [ -f "$dir/test-cases.txt" ]; then
+        i=0
+        while IFS= read -r args; do
+            case $args in ''|'#'*) continue ;; esac
+            i=$((i + 1))
+            # shellcheck disable=SC2086
+            expect_rc 0 "$dir: $args" "$prog-case$i" "$bin" $args
+        done <"$dir/test-cases.txt"
+    fi
+    exercise_check "$dir" "$prog-exercise" \
+        "build/grade/$bin" --variant all --no-baseline --reps 1 --sizes 7x13x5,33
+}
+
+# exercise_check DESC LOGNAME COMMAND...: COMMAND runs an untouched exercise, which must fail its
+# checks cleanly: exit 1 and FAIL rows, no crash (exit 0: it has been solved).
 exercise_check() {
-    local prefix=${1:+$1: } out=$2; shift 2
-    "$@" >"$out" 2>&1
+    local desc=$1 log=$LOG/$2.out
+    shift 2
+    "$@" >"$log" 2>&1
     local rc=$?
-    if [ "$rc" -eq 1 ] && grep -q FAIL "$out"; then
-        ok "${prefix}untouched exercise fails its checks cleanly"
+    if [ "$rc" -eq 1 ] && grep -q FAIL "$log"; then
+        ok "$desc: untouched exercise fails its checks cleanly"
     elif [ "$rc" -eq 0 ]; then
-        ok "${prefix}exercise passes (it has been solved)"
+        ok "$desc: exercise passes (it has been solved)"
     else
-        bad "${prefix}exercise exit $rc (want 1 with FAIL rows; see $out)"
+        bad "$desc: exercise exit $rc (want 1 with FAIL rows; see $log)"
+    fi
+}
+
+# sanitize TOOL DESC LOGNAME COMMAND...: COMMAND under compute-sanitizer --tool TOOL ($SANITIZER);
+# DESC passes when it exits 0 and the summary says 0 errors (memcheck) or 0 hazards (racecheck).
+sanitize() {
+    local tool=$1 desc=$2 log=$LOG/$3.out summary
+    shift 3
+    "$SANITIZER" --tool "$tool" --error-exitcode 99 "$@" >"$log" 2>&1
+    local rc=$?
+    summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -n1)
+    if [ $rc -eq 0 ] && grep -qE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$log"; then
+        ok "$desc: $summary"
+    else
+        bad "$desc: exit $rc, ${summary:-no summary} (see $log)"
+        grep -m 5 -E "=========  (Invalid|Race|Error)" "$log" | sed 's/^/    /'
     fi
 }

@@ -32,13 +32,14 @@ pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
 skip() { echo "SKIP: $*"; }
 
-# A copy of what stage 05 is built from, built there with other flags (build/rel stays as it is).
+# A copy of what stage 05 is built from (the stages it uses, 05_simd_USES and theirs), built
+# there with other flags (build/rel stays as it is).
 build_copy() { # name make-arguments...
     local dir=$OUT/$1
     shift
     rm -rf "$dir"
     mkdir -p "$dir"
-    cp -r Makefile common 02_loop_order 03_tiling 04_threads 05_simd tests/portability "$dir"/
+    cp -r Makefile common 01_naive 02_loop_order 03_tiling 04_threads 05_simd tests/portability "$dir"/
     rm -f "$dir"/05_simd/simd
     make -s -C "$dir" GIT_REV=portability "$@" stage05
 }
@@ -122,7 +123,7 @@ SYSROOT=/usr/aarch64-linux-gnu
 if ! command -v qemu-aarch64 >/dev/null 2>&1 || ! command -v $CROSS >/dev/null 2>&1 ||
         [ ! -f $SYSROOT/include/stdio.h ]; then
     skip "aarch64 under qemu: needs qemu-aarch64, $CROSS and $SYSROOT (apt-get install qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"
-elif ! build_copy aarch64 CC=$CROSS CFLAGS="$FLAGS" CPPFLAGS="-D_GNU_SOURCE -Icommon -Iportability" \
+elif ! build_copy aarch64 CC=$CROSS AR=${CROSS%gcc}ar CFLAGS="$FLAGS" CPPFLAGS="-D_GNU_SOURCE -Icommon -Iportability" \
         LDLIBS="build/rel/portability/no_blas.o -lm" build/rel/portability/no_blas.o \
         >"$LOG/aarch64-build.log" 2>&1; then
     fail "aarch64: make stage05 CC=$CROSS failed (see $LOG/aarch64-build.log)"

@@ -78,29 +78,9 @@ while read -r dir prog kind; do
     [ -n "$dir" ] || continue
     bin=$dir/$prog
     echo "== $dir"
-    i=0
-    for opts in "${OPTION_SETS[@]}"; do
-        i=$((i + 1))
-        # shellcheck disable=SC2086
-        expect_rc 0 "$dir: all variants, awkward shapes ${opts:-(defaults)}" "$prog-shapes$i" \
-            "$bin" --variant all --no-baseline --reps 1 --sizes "$SHAPES" $opts
-    done
+    gemm_checks "$dir" "$bin" ""
     expect_rc 0 "$dir: all variants with the cuBLAS baseline, beta 0.5, pad 2" "$prog-baseline" \
         "$bin" --variant all --reps 1 --sizes 1,7x13x5,129x131x67,256 --beta 0.5 --pad 2
-    expect_rc 0 "$dir: K = 0 on the command line, C = beta*C (beta 0 with C NaN, 1.3)" "$prog-k0" \
-        sh -c '"$1" --variant all --reps 1 --sizes 7x13x0,1x97x0 --pad 2 &&
-               "$1" --variant all --reps 1 -m 33 -n 17 -k 0 --beta 1.3' - "$bin"
-    expect_rc 0 "$dir: edge cases, every variant and the baseline (--edges)" "$prog-edges" \
-        "$bin" --edges
-    if [ -f "$dir/test-cases.txt" ]; then
-        n=0
-        while IFS= read -r args; do
-            case $args in ''|'#'*) continue ;; esac
-            n=$((n + 1))
-            # shellcheck disable=SC2086
-            expect_rc 0 "$dir: $args" "$prog-case$n" "$bin" $args
-        done <"$dir/test-cases.txt"
-    fi
     # a device that does not exist: one line on stderr, exit 2, nothing on stdout
     "$bin" --device 99 -m 8 >"$LOG/$prog-baddev.out" 2>"$LOG/$prog-baddev.err"
     rc=$?
@@ -108,17 +88,6 @@ while read -r dir prog kind; do
         ok "$dir: --device 99 -> exit 2: $(cat "$LOG/$prog-baddev.err")"
     else
         bad "$dir: --device 99 -> exit $rc (want 2, one line on stderr)"
-    fi
-    # the untouched exercise must fail cleanly: exit 1 and FAIL rows, no crash, no CUDA error
-    gbin=build/grade/$bin
-    "$gbin" --variant all --no-baseline --reps 1 --sizes 7x13x5,33 >"$LOG/$prog-exercise.out" 2>&1
-    rc=$?
-    if [ "$rc" -eq 1 ] && grep -q FAIL "$LOG/$prog-exercise.out"; then
-        ok "$dir: untouched exercise fails its checks cleanly"
-    elif [ "$rc" -eq 0 ]; then
-        ok "$dir: exercise passes (it has been solved)"
-    else
-        bad "$dir: exercise exit $rc (want 1 with FAIL rows; see $LOG/$prog-exercise.out)"
     fi
     # compute-sanitizer: out-of-bounds and misaligned accesses (memcheck), shared-memory
     # races (racecheck). Every variant, small shapes, padding, beta != 0 and beta == 0.
@@ -128,29 +97,14 @@ while read -r dir prog kind; do
     fi
     for tool in memcheck racecheck; do
         for opts in "--pad 3 --beta 0.5" ""; do
-            name="$prog-$tool$([ -n "$opts" ] && echo -beta)"
             # shellcheck disable=SC2086
-            "$SANITIZER" --tool "$tool" --error-exitcode 99 "$bin" --variant all --no-baseline \
-                --reps 1 --sizes "$SMALL_SHAPES" $opts >"$LOG/$name.out" 2>&1
-            rc=$?
-            summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/$name.out" | tail -n1)
-            if [ $rc -eq 0 ] && grep -qE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$LOG/$name.out"; then
-                ok "$dir: compute-sanitizer $tool ${opts:-(defaults)}: $summary"
-            else
-                bad "$dir: compute-sanitizer $tool ${opts:-(defaults)}: exit $rc, ${summary:-no summary} (see $LOG/$name.out)"
-                grep -m 5 -E "=========  (Invalid|Race|Error)" "$LOG/$name.out" | sed 's/^/    /'
-            fi
+            sanitize "$tool" "$dir: compute-sanitizer $tool ${opts:-(defaults)}" \
+                "$prog-$tool$([ -n "$opts" ] && echo -beta)" \
+                "$bin" --variant all --no-baseline --reps 1 --sizes "$SMALL_SHAPES" $opts
         done
     done
-    "$SANITIZER" --tool memcheck --error-exitcode 99 "$bin" --edges --no-baseline \
-        >"$LOG/$prog-memcheck-edges.out" 2>&1
-    rc=$?
-    summary=$(grep -E "ERROR SUMMARY" "$LOG/$prog-memcheck-edges.out" | tail -n1)
-    if [ $rc -eq 0 ] && grep -q "ERROR SUMMARY: 0 errors" "$LOG/$prog-memcheck-edges.out"; then
-        ok "$dir: compute-sanitizer memcheck --edges: $summary"
-    else
-        bad "$dir: compute-sanitizer memcheck --edges: exit $rc, ${summary:-no summary} (see $LOG/$prog-memcheck-edges.out)"
-    fi
+    sanitize memcheck "$dir: compute-sanitizer memcheck --edges" "$prog-memcheck-edges" \
+        "$bin" --edges --no-baseline
     # the stage's own sanitizer cases (sanitizer-cases.txt: argument lines, like test-cases.txt)
     if [ -f "$dir/sanitizer-cases.txt" ]; then
         n=0
@@ -159,14 +113,7 @@ while read -r dir prog kind; do
             for tool in memcheck racecheck; do
                 n=$((n + 1))
                 # shellcheck disable=SC2086
-                "$SANITIZER" --tool "$tool" --error-exitcode 99 "$bin" $args >"$LOG/$prog-san$n.out" 2>&1
-                rc=$?
-                summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/$prog-san$n.out" | tail -n1)
-                if [ $rc -eq 0 ] && grep -qE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$LOG/$prog-san$n.out"; then
-                    ok "$dir: compute-sanitizer $tool $args: $summary"
-                else
-                    bad "$dir: compute-sanitizer $tool $args: exit $rc, ${summary:-no summary} (see $LOG/$prog-san$n.out)"
-                fi
+                sanitize "$tool" "$dir: compute-sanitizer $tool $args" "$prog-san$n" "$bin" $args
             done
         done <"$dir/sanitizer-cases.txt"
     fi

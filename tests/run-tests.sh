@@ -60,43 +60,12 @@ while read -r dir prog kind; do
         continue
     else
         echo "== $dir"
-        i=0
-        for opts in "${OPTION_SETS[@]}"; do
-            i=$((i + 1))
-            # shellcheck disable=SC2086
-            expect_rc 0 "$dir: all variants, awkward shapes ${opts:-(defaults)}" "$prog-shapes$i" \
-                "$bin" --variant all --no-baseline --reps 1 --sizes "$SHAPES" $opts
-        done
-        expect_rc 0 "$dir: K = 0 on the command line, C = beta*C (beta 0 with C NaN, 1.3)" "$prog-k0" \
-            sh -c '"$1" --variant all --no-baseline --reps 1 --sizes 7x13x0,1x97x0 --pad 2 &&
-                   "$1" --variant all --no-baseline --reps 1 -m 33 -n 17 -k 0 --beta 1.3' - "$bin"
-        expect_rc 0 "$dir: edge cases, every variant and the baseline (--edges)" "$prog-edges" \
-            "$bin" --edges
-        if [ -f "$dir/test-cases.txt" ]; then
-            n=0
-            while IFS= read -r args; do
-                case $args in ''|'#'*) continue ;; esac
-                n=$((n + 1))
-                # shellcheck disable=SC2086
-                expect_rc 0 "$dir: $args" "$prog-case$n" "$bin" $args
-            done <"$dir/test-cases.txt"
-        fi
+        gemm_checks "$dir" "$bin" --no-baseline
         # the sanitizers: every variant, small shapes, padding and beta (reads and writes at the edges)
         expect_rc 0 "$dir: ASan+UBSan, all variants" "$prog-asan" \
             "build/asan/$bin" --variant all --no-baseline --reps 1 --sizes "$SMALL_SHAPES" --pad 3 --beta 0.5 --threads 2
         expect_rc 0 "$dir: ASan+UBSan, edge cases (negative sizes among them)" "$prog-asan-edges" \
             "build/asan/$bin" --edges --no-baseline --threads 2
-        # the untouched exercise must fail cleanly: exit 1 and FAIL rows, no crash
-        gbin=build/grade/$bin
-        "$gbin" --variant all --no-baseline --reps 1 --sizes 7x13x5,33 >"$LOG/$prog-exercise.out" 2>&1
-        rc=$?
-        if [ "$rc" -eq 1 ] && grep -q FAIL "$LOG/$prog-exercise.out"; then
-            ok "$dir: untouched exercise fails its checks cleanly"
-        elif [ "$rc" -eq 0 ]; then
-            ok "$dir: exercise passes (it has been solved)"
-        else
-            bad "$dir: exercise exit $rc (want 1 with FAIL rows; see $LOG/$prog-exercise.out)"
-        fi
     fi
     # bad input, on every program (parsing happens before any device is needed)
     for args in "${BAD_INPUTS[@]}"; do

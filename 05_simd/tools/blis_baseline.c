@@ -1,11 +1,10 @@
 /* blis_baseline.c: BLIS as the harness's baseline, for the chapter's library comparison.
  *
- * Empty in the stage's own build. `make build/blis/05_simd/simd` (bench.sh does) compiles it
- * with -DSIMD_WITH_BLIS and links the same objects against libblis instead of libopenblas:
- * BLIS exports cblas_sgemm itself, and these four functions answer the harness's questions
- * to OpenBLAS (config, core, threads) for BLIS. The two libraries are never in one program.
+ * Not part of the stage's own build. `make build/blis/05_simd/simd` (bench.sh does) links the
+ * stage's objects and this file against libblis instead of libopenblas: BLIS exports
+ * cblas_sgemm itself, and these four functions answer the harness's questions to OpenBLAS
+ * (config, core, threads) for BLIS. The two libraries are never in one program.
  */
-#ifdef SIMD_WITH_BLIS
 #include <blis.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -23,4 +22,3 @@ char *openblas_get_corename(void) { return bli_arch_string(bli_arch_query_id());
 int openblas_get_num_procs(void) { return (int)sysconf(_SC_NPROCESSORS_ONLN); }
 
 void openblas_set_num_threads(int n) { bli_thread_set_num_threads(n); }
-#endif

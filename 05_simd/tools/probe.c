@@ -2,7 +2,7 @@
  * things inside one process, run after run, because on a shared machine the speed drifts
  * by 2x over minutes and only side-by-side runs can be compared.
  *
- *   make build/rel/05_simd/probe      (this file is empty in the stage's own build)
+ *   make build/rel/05_simd/probe      (a program of its own, not part of the stage's)
  *   build/rel/05_simd/probe kernel ROUNDS KC,NC,MC ...
  *       the 6x64 micro-kernel alone, over an MC x KC block of A and a KC x NC block of B that
  *       are already packed (and in cache): the five loops' inner two, no packing, C in cache.
@@ -21,7 +21,6 @@
  *
  * Run it under scripts/bench-lock, like every timing. Not part of `make test`.
  */
-#ifdef SIMD_PROBE
 #include <cblas.h>
 #include <omp.h>
 #include <stdio.h>
@@ -32,7 +31,7 @@
 /* probe share times the FMA loop of build/peak itself (common/peak_lib.c, linked): the loop,
  * its calibration and its flop count are the ones `make peak` measures, not a second copy. */
 #include "peak.h"
-#include "simd.h"
+#include "../simd.h"
 
 #define MAX_REPS 256
 #define MAX_SETS 8
@@ -274,4 +273,3 @@ int main(int argc, char **argv)
                     "       probe share THREADS REPS N ...\n");
     return 2;
 }
-#endif

@@ -1,4 +1,4 @@
-/* simd.c: the portable micro-kernel, 6 x 16, in GCC's vector extensions.
+/* kernel_generic.c: the portable micro-kernel, 6 x 16, in GCC's vector extensions.
  *
  * `vfloat8` is a type of 8 floats that GCC (and clang) compile to whatever the target has:
  * one ymm register with AVX2, two 128-bit registers with SSE or ARM NEON. Arithmetic on
