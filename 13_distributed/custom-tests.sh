@@ -9,12 +9,13 @@
 # on a small machine: the awkward shapes of tests/shapes.txt on grids 1x1, 1xP, Px1, 2x2 and 3x2,
 # block sizes that divide nothing, alpha, beta, padding, a sampled check, alpha = 0 with NaN in
 # A and B, the edge cases (K = 0, M = 0, N = 0), bad input (one line from rank 0, exit 2, every
-# rank gone), the sanitizers, the untouched exercise, the CSVs and --bench-comm. A run that
-# hangs is killed after 120 s and fails.
+# rank gone), the sanitizers, the untouched exercise, the CSVs and --bench-comm (on 2 and 4 ranks,
+# and on a stand-in for a node of one GPU: one_gpu_standin.c). A run that hangs is killed after
+# 120 s and fails.
 set -u
 cd "$(dirname "$0")/.."
 BIN=13_distributed/distributed ASAN=build/asan/13_distributed/distributed
-GRADE=build/grade/13_distributed/distributed
+GRADE=build/grade/13_distributed/distributed ONE_GPU=build/test/13_distributed/one_gpu
 LOG=build/test-logs/13_distributed
 mkdir -p "$LOG"
 pass=0 fail=0 skip=0
@@ -22,9 +23,9 @@ ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 skp() { echo "SKIP: $*"; skip=$((skip + 1)); }
 
-if [ ! -x "$BIN" ] || [ ! -x "$ASAN" ] || [ ! -x "$GRADE" ]; then
-    make -s "$BIN" "$ASAN" "$GRADE" >"$LOG/build.log" 2>&1 || bad "build (see $LOG/build.log)"
-fi
+# (make is asked every time: it rebuilds the stand-in after a change, which make test's build
+# does not name)
+make -s "$BIN" "$ASAN" "$GRADE" "$ONE_GPU" >"$LOG/build.log" 2>&1 || bad "build (see $LOG/build.log)"
 if ! command -v mpirun >/dev/null; then
     skp "no mpirun (scripts/install-deps.sh installs openmpi-bin)"
     echo; echo "$pass passed, $fail failed, $skip skipped"; exit 0
@@ -122,6 +123,37 @@ if [ $rc -eq 0 ] && [ "${rows:-0}" -ge 30 ] && grep -q '^13_distributed,mpi,ping
     ok "--bench-comm, 2 ranks: $rows rows (ping-pong, broadcasts, 8 B to 32 MiB)"
 else
     bad "--bench-comm: exit $rc, ${rows:-0} rows (see $LOG/comm.*)"
+fi
+# comm_rows FILE TRANSPORT: "op,ranks" of each kind of row, one a line
+comm_rows() { awk -F, -v t="$2" '$2 == t { print $3 "," $4 }' "$1" | sort -u | paste -sd' ' -; }
+WANT4="bcast_all,4 bcast_col,2 bcast_row,2 pingpong,2"
+rm -f "$LOG/comm4.csv"
+"${MPI[@]}" -np 4 $BIN --bench-comm --grid 2x2 --reps 3 --threads 1 --csv "$LOG/comm4.csv" >"$LOG/comm4.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ "$(comm_rows "$LOG/comm4.csv" mpi)" = "$WANT4" ] &&
+   [ "$(grep -c ',mpi,bcast_row,2,' "$LOG/comm4.csv")" -eq 12 ]; then
+    ok "--bench-comm, 4 ranks, 2x2: MPI on all 4 ranks and on rows and columns of 2"
+else
+    bad "--bench-comm, 4 ranks, 2x2: exit $rc, rows $(comm_rows "$LOG/comm4.csv" mpi) (see $LOG/comm4.*)"
+fi
+# more ranks on a node than GPUs (a stand-in that reports one GPU): MPI's timings all the same,
+# NCCL's skipped with a line; on one rank, NCCL's too
+rm -f "$LOG/comm-1gpu.csv" "$LOG/comm-1gpu-1rank.csv"
+"${MPI[@]}" -np 4 $ONE_GPU --bench-comm --grid 2x2 --reps 3 --threads 1 --csv "$LOG/comm-1gpu.csv" >"$LOG/comm-1gpu.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ "$(comm_rows "$LOG/comm-1gpu.csv" mpi)" = "$WANT4" ] &&
+   [ -z "$(comm_rows "$LOG/comm-1gpu.csv" nccl)" ] && grep -q '^nccl   skipped: NCCL takes one GPU per rank' "$LOG/comm-1gpu.out"; then
+    ok "--bench-comm, 4 ranks on a node of one GPU (stand-in): MPI rows, NCCL skipped with a line"
+else
+    bad "--bench-comm, 4 ranks on a node of one GPU (stand-in): exit $rc (see $LOG/comm-1gpu.*)"
+    tail -n 2 "$LOG/comm-1gpu.out" | sed 's/^/    /'
+fi
+"${MPI[@]}" -np 1 $ONE_GPU --bench-comm --reps 3 --threads 1 --csv "$LOG/comm-1gpu-1rank.csv" >"$LOG/comm-1gpu-1rank.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ "$(comm_rows "$LOG/comm-1gpu-1rank.csv" nccl)" = "bcast_all,1" ]; then
+    ok "--bench-comm, 1 rank, one GPU (stand-in): NCCL rows beside MPI's"
+else
+    bad "--bench-comm, 1 rank, one GPU (stand-in): exit $rc, NCCL rows '$(comm_rows "$LOG/comm-1gpu-1rank.csv" nccl)'"
 fi
 
 # the cost model on the two CSVs just written: its chart, its tables, and bad input
