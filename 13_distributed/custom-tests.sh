@@ -69,6 +69,9 @@ expect 0 "4 ranks, 4x1: small shapes, nb 2, beta 0.5, pad 1" 4 $BIN $Q --grid 4x
 expect 0 "4 ranks, 1x4: small shapes, nb 16 (ranks with no columns), alpha -1.5" 4 $BIN $Q --grid 1x4 --nb 16 --alpha -1.5
 expect 0 "6 ranks, 3x2: nb larger than the matrix (one rank holds it all)" 6 $BIN $CPU --grid 3x2 --sizes 7x13x5,31 --nb 64
 expect 0 "4 ranks, 2x2: sampled check above 2^30 multiply-adds" 4 $BIN $CPU --no-baseline --grid 2x2 -m 1031 -n 1100 -k 1000 --nb 100 --beta 0.5
+expect 0 "4 ranks, 2x2: summa_overlap in at most 3 slices, nb 4" 4 $BIN --variant summa_overlap --reps 1 --threads 1 --no-baseline --grid 2x2 --sizes 7x13x5,67x73x71 --nb 4 --slices 3
+grep -q '^summa_overlap+slices3 ' "$LOG/case$n.out" || bad "--slices 3: no row named summa_overlap+slices3 ($LOG/case$n.out)"
+expect 0 "4 ranks, 2x2: summa_overlap in 1 slice (one call a panel)" 4 $BIN --variant summa_overlap --reps 1 --threads 1 --no-baseline --grid 2x2 --sizes 7x13x5,67x73x71 --nb 4 --slices 1
 expect 0 "2 ranks of 2 threads, 1x2: OpenMP inside each rank" 2 $BIN --variant summa,summa_overlap --reps 1 --threads 2 --grid 1x2 --sizes 257x131x99,300 --nb 32
 expect 0 "4 ranks: alpha = 0 (A and B are NaN: not read), beta 0.5, with PSGEMM" 4 $BIN $CPU --sizes 7x13x5,65 --nb 4 --alpha 0 --beta 0.5
 # the edge cases, on each rank's block
@@ -103,6 +106,7 @@ badcase() {
 badcase "--grid 3x2 on 4 ranks" 4 --grid 3x2 -m 8
 badcase "--grid 2 (no columns)" 2 --grid 2 -m 8
 badcase "--variant nope" 4 --variant nope
+badcase "--slices 0" 2 --slices 0 -m 8
 badcase "a size too large for one rank's memory" 2 -m 400000 -n 400000 -k 8
 printf 'stage,variant\n' >"$LOG/foreign.csv"
 badcase "--csv with another header" 2 -m 8 --csv "$LOG/foreign.csv"

@@ -54,7 +54,8 @@ static struct {
     int bench_comm;   /* --bench-comm */
     int edge;         /* --edge */
     int pack;         /* --pack */
-} opt = {0, 0, 256, 0, 0, 0};
+    int slices;       /* --slices, 0: not given */
+} opt = {0, 0, 256, 0, 0, 0, 0};
 
 static int stage_option(bench_opts *o, const char *name, const char *val)
 {
@@ -74,6 +75,10 @@ static int stage_option(bench_opts *o, const char *name, const char *val)
     if (!strcmp(name, "--bench-comm")) {
         opt.bench_comm = 1;
         return 1;
+    }
+    if (!strcmp(name, "--slices")) {
+        opt.slices = (int)cli_long("--slices", val, 1, 1 << 16);
+        return 2;
     }
     if (!strcmp(name, "--pack")) {
         opt.pack = 1;
@@ -98,7 +103,9 @@ static int stage_option(bench_opts *o, const char *name, const char *val)
     "                        rank has a GPU) from 8 B to 32 MiB, for the model's alpha, beta\n" \
     "  --edge                no timing: check each variant at K = 0, M = 0 and N = 0\n"      \
     "  --pack                summa_nccl: pack and broadcast every panel even where no other\n" \
-    "                        rank needs it (on one GPU: the path several GPUs take)\n"
+    "                        rank needs it (on one GPU: the path several GPUs take)\n"        \
+    "  --slices S            summa_overlap: at most S slices of a panel's product while the\n"  \
+    "                        next panel travels (default 8; 1: one call, no MPI call inside)\n"
 
 /* ------------------------------------------------------------ MPI and the ranks */
 
@@ -268,12 +275,18 @@ int main(int argc, char **argv)
     if (bad)
         cli_die("%s", me == 0 ? csv_bad : "");
     quiet_others(0);
-    static char packed[NALL][40];
-    for (int v = 0; v < nvars && opt.pack; v++) /* the CSV tells the two ways apart */
-        if (vars[v].gpu == GPU_SUMMA_WARPTILE || vars[v].gpu == GPU_SUMMA_CUBLAS) {
-            snprintf(packed[v], sizeof packed[v], "%s+pack", vars[v].name);
-            vars[v].name = packed[v];
-        }
+    static char renamed[NALL][40];
+    for (int v = 0; v < nvars; v++) { /* the CSV tells the ways of running a variant apart */
+        if (opt.pack && (vars[v].gpu == GPU_SUMMA_WARPTILE || vars[v].gpu == GPU_SUMMA_CUBLAS))
+            snprintf(renamed[v], sizeof renamed[v], "%s+pack", vars[v].name);
+        else if (opt.slices && vars[v].fn == summa_overlap)
+            snprintf(renamed[v], sizeof renamed[v], "%s+slices%d", vars[v].name, opt.slices);
+        else
+            continue;
+        vars[v].name = renamed[v];
+    }
+    if (opt.slices)
+        summa_slices = opt.slices;
     snprintf(grid_name, sizeof grid_name, "%dx%d", opt.nprow, opt.npcol);
     grid = make_grid(opt.nprow, opt.npcol, opt.nb);
 
