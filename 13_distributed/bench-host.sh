@@ -1,20 +1,34 @@
 #!/usr/bin/env bash
 # 13_distributed/bench-host.sh OUTDIR: the chapter's measurements, on a host of 16 cores and one
-# GPU (the nvidia-h100-x1 machines: root, no network), in under 8 minutes:
+# GPU (the nvidia-h100-x1 machines: root, no network), in under 8 minutes. The steps, most
+# important first (each one's seconds on the first host run in brackets, where it ran):
 #
 #   comm     --bench-comm: ping-pong and broadcasts on 16 ranks (grid 4x4) and on 4 ranks (2x2),
-#            NCCL on the GPU: the cost model's alpha and beta
+#            NCCL on the GPU (one rank [3 s]): the cost model's alpha and beta
 #   local    one rank's local product alone (local_only on a 1x1 grid): the shapes a rank of the
-#            4x4 grid (1 thread) and of the 2x2 grid (4 threads) multiplies, at n = 8192, 16384
+#            4x4 grid (1 thread) and of the 2x2 grid (4 threads) multiplies, n = 8192 [4+3 s]
+#   main     n = 8192: summa, summa_overlap and local_only on 16 ranks x 1 thread (4x4) and on
+#            4 ranks x 4 threads (2x2), the first two alternated with ScaLAPACK's PSGEMM on the
+#            same grid [50, 53 s with 5 samples; 3 now]
 #   gpu      summa_nccl on one GPU against its kernel alone (warptile_alone), the same with
-#            cuBLAS, and summa_nccl+pack (every panel through NCCL), n = 8192 and 16384
-#   main     n = 8192 and 16384: summa, summa_overlap and local_only, alternated with ScaLAPACK's
-#            PSGEMM on the same grid: 16 ranks x 1 thread (4x4) and 4 ranks x 4 threads (2x2)
-#   shape    n = 8192 on 16 ranks: the grids 2x8 and 1x16, and the panel widths nb 128 and 1024
-# In that order; a step that would not end inside the budget (BUDGET seconds, default 450) is
-# skipped, and says so. Writes OUTDIR/13_distributed.csv (the GEMM rows), 13_distributed_comm.csv,
-# machine.txt and bench-host.log.
+#            cuBLAS, and summa_nccl+pack (every panel through NCCL), n = 8192 and 16384 [26+15 s
+#            with 10 samples; 5 now]
+#   local    the same as above at n = 16384 [12+13 s]
+#   contend  local_only on 16 ranks with blocks that stay in each core's L2 (n = 1024, k = 8 N1),
+#            and one rank alone on the same block: the all-core clock apart from memory
+#   main     the same as above at n = 16384, one sample each (the checked run) [4x4 with two
+#            samples: 146 s]
+#   slices   n = 8192, summa beside summa_overlap cut into 1 slice (--slices 1), 4x4 and 2x2
+#   shape    n = 8192 on 16 ranks, summa and summa_overlap: the grids 2x8 and 1x16, and the panel
+#            widths nb 128 and 1024 on 4x4
+# A step that would not end inside the budget (BUDGET seconds from the start, default 450) is
+# skipped, and says so; each says how long it took. Writes OUTDIR/13_distributed.csv (the GEMM
+# rows), 13_distributed_comm.csv, machine.txt and bench-host.log.
 #
+#   13_distributed/bench-host.sh --rest OUTDIR       what the first host run left out, in under
+#       300 s (BUDGET default 290): comm on 4 and 16 ranks; summa_overlap and local_only at
+#       n = 16384 on 2x2 x 4 threads, local_only at 16384 on 4x4; contend; slices; shape; and
+#       summa_overlap in 2 slices on 2x2. Same files, the log in bench-host-rest.log.
 #   13_distributed/bench-host.sh --test-gpu OUTDIR   the same set-up, then make test-gpu STAGES=13
 #                                                    (its log: OUTDIR/test-gpu-13.txt)
 #
@@ -27,13 +41,17 @@
 set -u
 cd "$(dirname "$0")/.."
 mode=bench
-if [ "${1:-}" = --test-gpu ]; then mode=test-gpu; shift; fi
-out=${1:?usage: 13_distributed/bench-host.sh [--test-gpu] OUTDIR}
+case ${1:-} in --test-gpu) mode=test-gpu; shift ;; --rest) mode=rest; shift ;; esac
+out=${1:?usage: 13_distributed/bench-host.sh [--rest | --test-gpu] OUTDIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-log=$out/$([ $mode = bench ] && echo bench-host.log || echo test-gpu-13.txt)
+case $mode in
+    bench) log=$out/bench-host.log ;;
+    rest) log=$out/bench-host-rest.log ;;
+    *) log=$out/test-gpu-13.txt ;;
+esac
 exec > >(tee -a "$log") 2>&1
-T0=$SECONDS BUDGET=${BUDGET:-450}
+T0=$SECONDS BUDGET=${BUDGET:-$([ $mode = rest ] && echo 290 || echo 450)}
 left() { echo $((BUDGET - (SECONDS - T0))); }
 BIN=13_distributed/distributed
 N1=${N1:-8192} N2=${N2:-16384}
@@ -120,7 +138,7 @@ R1x4=("${MPI[@]}" -np 1 --map-by "$([ $bind = none ] && echo slot || echo slot:P
 
 # step NAME SECONDS COMMAND...: run it if about SECONDS are left, under a timeout of what is left
 step() {
-    local name=$1 need=$2
+    local name=$1 need=$2 t=$SECONDS
     shift 2
     if [ "$(left)" -lt "$need" ]; then
         echo "== $name: SKIPPED, $(left) s of the budget left, it needs about $need"
@@ -130,48 +148,100 @@ step() {
     echo "+ $*"
     timeout "$(left)" "$@"
     local rc=$?
-    [ $rc -eq 0 ] || echo "== $name: exit $rc"
+    echo "== $name: $([ $rc -eq 0 ] && echo "done" || echo "exit $rc") in $((SECONDS - t)) s"
     return $rc
 }
 
-step "comm: 16 ranks, 4x4" 20 "${R16[@]}" $BIN --bench-comm --grid 4x4 --threads 1 --csv "$COMM"
-step "comm: 4 ranks, 2x2" 15 "${R4[@]}" $BIN --bench-comm --grid 2x2 --threads 4 --csv "$COMM"
-step "comm: NCCL, one GPU" 10 "${R1[@]}" $BIN --bench-comm --threads 1 --csv "$COMM"
-
-L="--variant local_only --no-baseline --grid 1x1 --nb 256"
-for n in $N1 $N2; do
+comm16() { step "comm: 16 ranks, 4x4" 20 "${R16[@]}" $BIN --bench-comm --grid 4x4 --threads 1 --csv "$COMM"; }
+comm4() { step "comm: 4 ranks, 2x2" 15 "${R4[@]}" $BIN --bench-comm --grid 2x2 --threads 4 --csv "$COMM"; }
+# alone N: one rank on the local product of a rank of the 4x4 (1 thread) and 2x2 (4 threads) grids
+alone() {
+    local n=$1 reps need
     reps=$([ "$n" = "$N1" ] && echo 3 || echo 1)
     need=$([ "$n" = "$N1" ] && echo 10 || echo 25)
-    step "local: one rank, 1 thread, $n's share of a 4x4 grid" $need "${R1[@]}" $BIN $L --threads 1 \
-        --sizes $((n / 4))x$((n / 4))x$n --reps $reps --csv "$CSV"
-    step "local: one rank, 4 threads, $n's share of a 2x2 grid" $need "${R1x4[@]}" $BIN $L --threads 4 \
-        --sizes $((n / 2))x$((n / 2))x$n --reps $reps --csv "$CSV"
-done
+    local L="--variant local_only --no-baseline --grid 1x1 --nb 256 --sizes"
+    step "local: one rank, 1 thread, $n's share of a 4x4 grid" $need "${R1[@]}" $BIN $L \
+        $((n / 4))x$((n / 4))x$n --threads 1 --reps $reps --csv "$CSV"
+    step "local: one rank, 4 threads, $n's share of a 2x2 grid" $need "${R1x4[@]}" $BIN $L \
+        $((n / 2))x$((n / 2))x$n --threads 4 --reps $reps --csv "$CSV"
+}
+# The all-core clock apart from memory: 16 ranks on blocks of 256 x 256 (C, and each panel of A
+# and B: 256 KiB apiece, all in a core's L2) against one rank alone on the same block; K = 8 N1.
+contend() {
+    local C="--variant local_only --no-baseline --nb 256 --threads 1 --reps 5 --csv $CSV" k=$((N1 * 8))
+    step "contend: local_only on 16 ranks, blocks in L2 (1024 x 1024 x $k)" 10 "${R16[@]}" $BIN $C \
+        --grid 4x4 --sizes 1024x1024x$k
+    step "contend: one rank alone, the same block (256 x 256 x $k)" 10 "${R1[@]}" $BIN $C \
+        --grid 1x1 --sizes 256x256x$k
+}
+# slices S GRID...: summa beside summa_overlap cut into at most S slices, n = N1
+slices() {
+    local s=$1
+    shift
+    local V="--variant summa,summa_overlap --slices $s --no-baseline --nb 256 --sizes $N1 --reps 3 --csv $CSV"
+    for g in "$@"; do
+        if [ "$g" = 4x4 ]; then
+            step "slices: summa_overlap in $s, 16 ranks, 4x4, n = $N1" 25 "${R16[@]}" $BIN $V --grid 4x4 --threads 1
+        else
+            step "slices: summa_overlap in $s, 4 ranks x 4 threads, 2x2, n = $N1" 25 "${R4[@]}" $BIN $V --grid 2x2 --threads 4
+        fi
+    done
+}
+shapes() {
+    local S="--variant summa,summa_overlap --no-baseline --threads 1 --sizes $N1 --reps 3 --csv $CSV"
+    step "shape: 16 ranks, 2x8, n = $N1" 25 "${R16[@]}" $BIN $S --grid 2x8 --nb 256
+    step "shape: 16 ranks, 1x16, n = $N1" 30 "${R16[@]}" $BIN $S --grid 1x16 --nb 256
+    step "shape: 16 ranks, 4x4, nb 128, n = $N1" 25 "${R16[@]}" $BIN $S --grid 4x4 --nb 128
+    step "shape: 16 ranks, 4x4, nb 1024, n = $N1" 25 "${R16[@]}" $BIN $S --grid 4x4 --nb 1024
+}
+# 16384 on 2x2 x 4 threads: summa_overlap against PSGEMM, and local_only (the compute alone)
+main2x2_n2() {
+    step "main: summa_overlap, local_only, 4 ranks x 4 threads, 2x2, n = $N2" 70 "${R4[@]}" $BIN \
+        --variant summa_overlap,local_only --nb 256 --grid 2x2 --threads 4 --sizes $N2 --csv "$CSV"
+}
+main4x4_local_n2() {
+    step "main: local_only, 16 ranks, 4x4, n = $N2" 20 "${R16[@]}" $BIN --variant local_only \
+        --no-baseline --nb 256 --grid 4x4 --threads 1 --sizes $N2 --csv "$CSV"
+}
+done_line() {
+    echo "== done in $((SECONDS - T0)) s: $(grep -c '^13_distributed,' "$CSV" 2>/dev/null) GEMM rows, $(grep -c '^13_distributed,' "$COMM" 2>/dev/null) comm rows in $out"
+}
 
+if [ $mode = rest ]; then
+    comm4
+    comm16
+    main2x2_n2
+    main4x4_local_n2
+    contend
+    slices 1 2x2 4x4
+    shapes
+    slices 2 2x2
+    done_line
+    exit 0
+fi
+
+comm16
+comm4
+step "comm: NCCL, one GPU" 10 "${R1[@]}" $BIN --bench-comm --threads 1 --csv "$COMM"
+alone $N1
+M="--variant summa,summa_overlap,local_only --nb 256 --sizes $N1 --reps 3 --csv $CSV"
+step "main: 16 ranks x 1 thread, 4x4, n = $N1" 40 "${R16[@]}" $BIN $M --grid 4x4 --threads 1
+step "main: 4 ranks x 4 threads, 2x2, n = $N1" 40 "${R4[@]}" $BIN $M --grid 2x2 --threads 4
 if $BIN --list | grep -q '^summa_nccl '; then
-    G="--no-baseline --grid 1x1 --nb 4096 --threads $cores --sizes $N1,$N2 --reps 10 --csv $CSV"
-    step "gpu: summa_nccl against its kernel alone, and with cuBLAS" 40 "${MPI[@]}" -np 1 --bind-to none $BIN \
+    G="--no-baseline --grid 1x1 --nb 4096 --threads $cores --sizes $N1,$N2 --reps 5 --csv $CSV"
+    step "gpu: summa_nccl against its kernel alone, and with cuBLAS" 30 "${MPI[@]}" -np 1 --bind-to none $BIN \
         --variant summa_nccl,warptile_alone,summa_nccl_cublas,cublas_alone $G
     step "gpu: summa_nccl+pack (every panel packed and broadcast)" 20 "${MPI[@]}" -np 1 --bind-to none $BIN \
         --variant summa_nccl,summa_nccl_cublas --pack $G
 else
     echo "== gpu: SKIPPED (summa_nccl not built in, or no GPU)"
 fi
-
-M="--variant summa,summa_overlap,local_only --nb 256 --csv $CSV"
-step "main: 16 ranks x 1 thread, 4x4, n = $N1" 40 "${R16[@]}" $BIN $M --grid 4x4 --threads 1 --sizes $N1 --reps 5
-step "main: 4 ranks x 4 threads, 2x2, n = $N1" 40 "${R4[@]}" $BIN $M --grid 2x2 --threads 4 --sizes $N1 --reps 5
-M="--variant summa,summa_overlap --nb 256 --csv $CSV"
-step "main: 16 ranks x 1 thread, 4x4, n = $N2" 90 "${R16[@]}" $BIN $M --grid 4x4 --threads 1 --sizes $N2 --reps 2
-step "main: 4 ranks x 4 threads, 2x2, n = $N2" 90 "${R4[@]}" $BIN $M --grid 2x2 --threads 4 --sizes $N2 --reps 2
-M="--variant local_only --no-baseline --nb 256 --csv $CSV --sizes $N2 --reps 2"
-step "main: local_only, 16 ranks, 4x4, n = $N2" 25 "${R16[@]}" $BIN $M --grid 4x4 --threads 1
-step "main: local_only, 4 ranks x 4 threads, 2x2, n = $N2" 25 "${R4[@]}" $BIN $M --grid 2x2 --threads 4
-
-S="--variant summa_overlap --threads 1 --sizes $N1 --reps 3 --csv $CSV"
-step "shape: 16 ranks, 2x8, n = $N1" 25 "${R16[@]}" $BIN $S --grid 2x8 --nb 256
-step "shape: 16 ranks, 1x16, n = $N1" 25 "${R16[@]}" $BIN $S --grid 1x16 --nb 256
-step "shape: 16 ranks, 4x4, nb 128, n = $N1" 25 "${R16[@]}" $BIN $S --grid 4x4 --nb 128
-step "shape: 16 ranks, 4x4, nb 1024, n = $N1" 25 "${R16[@]}" $BIN $S --grid 4x4 --nb 1024
-
-echo "== done in $((SECONDS - T0)) s: $(grep -c '^13_distributed,' "$CSV" 2>/dev/null) GEMM rows, $(grep -c '^13_distributed,' "$COMM" 2>/dev/null) comm rows in $out"
+alone $N2
+contend
+# n = N2: one sample each (the checked run: no --reps), PSGEMM alternated with summa, summa_overlap
+M="--variant summa,summa_overlap,local_only --nb 256 --sizes $N2 --csv $CSV"
+step "main: 16 ranks x 1 thread, 4x4, n = $N2" 100 "${R16[@]}" $BIN $M --grid 4x4 --threads 1
+step "main: 4 ranks x 4 threads, 2x2, n = $N2" 100 "${R4[@]}" $BIN $M --grid 2x2 --threads 4
+slices 1 4x4 2x2
+shapes
+done_line

@@ -78,7 +78,7 @@ static void bcast(char *buf, long bytes, int reps, MPI_Comm comm, double *t)
     }
 }
 
-void comm_bench(const dist_grid *g, const char *path, int gpu, int fixed_reps)
+void comm_bench(const dist_grid *g, const char *path, int gpu, const char *no_gpu, int fixed_reps)
 {
     int me, nranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -99,6 +99,8 @@ void comm_bench(const dist_grid *g, const char *path, int gpu, int fixed_reps)
         printf("== 13_distributed --bench-comm: %d ranks, grid %dx%d ==\n%-6s %-10s %5s %10s "
                "%5s %12s %12s %9s\n", nranks, g->nprow, g->npcol, "via", "op", "ranks", "bytes",
                "reps", "us median", "us min", "GB/s");
+    if (me == 0 && !gpu && no_gpu)
+        printf("nccl   skipped: %s\n", no_gpu);
     const char *cpu = sysinfo_cpu_model();
     struct { const char *op; MPI_Comm comm; int ranks, nccl_comm; } kinds[] = {
         {"bcast_all", MPI_COMM_WORLD, nranks, 0},

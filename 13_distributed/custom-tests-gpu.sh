@@ -78,6 +78,18 @@ if [ $? -eq 0 ] && grep -q '^13_distributed,nccl,bcast_all,1,33554432,' "$LOG/co
 else
     bad "--bench-comm: no NCCL rows (see $LOG/case$n.out)"
 fi
+# more ranks than GPUs (the host's 16 and 4 ranks on one GPU): MPI's rows, NCCL skipped with a line
+n=$((n + 1))
+np=$((GPUS + 1))
+rm -f "$LOG/comm-more.csv"
+"${MPI[@]}" --oversubscribe -np $np $BIN --bench-comm --reps 3 --threads 1 --csv "$LOG/comm-more.csv" >"$LOG/case$n.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q "^13_distributed,mpi,bcast_all,$np,33554432," "$LOG/comm-more.csv" &&
+   ! grep -q '^13_distributed,nccl,' "$LOG/comm-more.csv" && grep -q '^nccl   skipped: NCCL takes one GPU per rank' "$LOG/case$n.out"; then
+    ok "--bench-comm, $np ranks on $GPUS GPU(s): MPI rows, NCCL skipped with a line"
+else
+    bad "--bench-comm, $np ranks on $GPUS GPU(s): exit $rc (see $LOG/case$n.out)"
+fi
 
 # one rank per GPU, every grid shape the GPUs allow
 if [ "$GPUS" -ge 2 ]; then

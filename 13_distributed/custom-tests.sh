@@ -9,12 +9,13 @@
 # on a small machine: the awkward shapes of tests/shapes.txt on grids 1x1, 1xP, Px1, 2x2 and 3x2,
 # block sizes that divide nothing, alpha, beta, padding, a sampled check, alpha = 0 with NaN in
 # A and B, the edge cases (K = 0, M = 0, N = 0), bad input (one line from rank 0, exit 2, every
-# rank gone), the sanitizers, the untouched exercise, the CSVs and --bench-comm. A run that
-# hangs is killed after 120 s and fails.
+# rank gone), the sanitizers, the untouched exercise, the CSVs and --bench-comm (on 2 and 4 ranks,
+# and on a stand-in for a node of one GPU: one_gpu_standin.c). A run that hangs is killed after
+# 120 s and fails.
 set -u
 cd "$(dirname "$0")/.."
 BIN=13_distributed/distributed ASAN=build/asan/13_distributed/distributed
-GRADE=build/grade/13_distributed/distributed
+GRADE=build/grade/13_distributed/distributed ONE_GPU=build/test/13_distributed/one_gpu
 LOG=build/test-logs/13_distributed
 mkdir -p "$LOG"
 pass=0 fail=0 skip=0
@@ -22,9 +23,9 @@ ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 skp() { echo "SKIP: $*"; skip=$((skip + 1)); }
 
-if [ ! -x "$BIN" ] || [ ! -x "$ASAN" ] || [ ! -x "$GRADE" ]; then
-    make -s "$BIN" "$ASAN" "$GRADE" >"$LOG/build.log" 2>&1 || bad "build (see $LOG/build.log)"
-fi
+# (make is asked every time: it rebuilds the stand-in after a change, which make test's build
+# does not name)
+make -s "$BIN" "$ASAN" "$GRADE" "$ONE_GPU" >"$LOG/build.log" 2>&1 || bad "build (see $LOG/build.log)"
 if ! command -v mpirun >/dev/null; then
     skp "no mpirun (scripts/install-deps.sh installs openmpi-bin)"
     echo; echo "$pass passed, $fail failed, $skip skipped"; exit 0
@@ -39,14 +40,16 @@ SMALL="1,7x13x5,31,33,1x97x13,97x1x13,13x97x1,67x73x71"
 CPU="--variant summa,summa_overlap --reps 1 --threads 1"
 
 n=0
-# expect WANT DESC NP ARGS...: mpirun -np NP BIN ARGS exits WANT; with 0, a last line "N passed, 0 failed"
+# expect WANT DESC NP ARGS...: mpirun -np NP BIN ARGS exits WANT; with 0, one line "N passed, 0 failed",
+# the last
 expect() {
     local t0=$SECONDS
     local want=$1 desc=$2 np=$3; shift 3
     n=$((n + 1))
     "${MPI[@]}" -np "$np" "$@" >"$LOG/case$n.out" 2>"$LOG/case$n.err"
     local rc=$?
-    if [ "$rc" -eq "$want" ] && { [ "$want" -ne 0 ] || tail -n 1 "$LOG/case$n.out" | grep -qE '^[1-9][0-9]* passed, 0 failed$'; }; then
+    if [ "$rc" -eq "$want" ] && { [ "$want" -ne 0 ] || { tail -n 1 "$LOG/case$n.out" | grep -qE '^[1-9][0-9]* passed, 0 failed$' &&
+            [ "$(grep -cE '^[0-9]+ passed, [0-9]+ failed$' "$LOG/case$n.out")" -eq 1 ]; }; }; then
         ok "$desc ($((SECONDS - t0)) s)"
     else
         bad "$desc (exit $rc, want $want; log $LOG/case$n.*)"
@@ -66,6 +69,9 @@ expect 0 "4 ranks, 4x1: small shapes, nb 2, beta 0.5, pad 1" 4 $BIN $Q --grid 4x
 expect 0 "4 ranks, 1x4: small shapes, nb 16 (ranks with no columns), alpha -1.5" 4 $BIN $Q --grid 1x4 --nb 16 --alpha -1.5
 expect 0 "6 ranks, 3x2: nb larger than the matrix (one rank holds it all)" 6 $BIN $CPU --grid 3x2 --sizes 7x13x5,31 --nb 64
 expect 0 "4 ranks, 2x2: sampled check above 2^30 multiply-adds" 4 $BIN $CPU --no-baseline --grid 2x2 -m 1031 -n 1100 -k 1000 --nb 100 --beta 0.5
+expect 0 "4 ranks, 2x2: summa_overlap in at most 3 slices, nb 4" 4 $BIN --variant summa_overlap --reps 1 --threads 1 --no-baseline --grid 2x2 --sizes 7x13x5,67x73x71 --nb 4 --slices 3
+grep -q '^summa_overlap+slices3 ' "$LOG/case$n.out" || bad "--slices 3: no row named summa_overlap+slices3 ($LOG/case$n.out)"
+expect 0 "4 ranks, 2x2: summa_overlap in 1 slice (one call a panel)" 4 $BIN --variant summa_overlap --reps 1 --threads 1 --no-baseline --grid 2x2 --sizes 7x13x5,67x73x71 --nb 4 --slices 1
 expect 0 "2 ranks of 2 threads, 1x2: OpenMP inside each rank" 2 $BIN --variant summa,summa_overlap --reps 1 --threads 2 --grid 1x2 --sizes 257x131x99,300 --nb 32
 expect 0 "4 ranks: alpha = 0 (A and B are NaN: not read), beta 0.5, with PSGEMM" 4 $BIN $CPU --sizes 7x13x5,65 --nb 4 --alpha 0 --beta 0.5
 # the edge cases, on each rank's block
@@ -100,6 +106,7 @@ badcase() {
 badcase "--grid 3x2 on 4 ranks" 4 --grid 3x2 -m 8
 badcase "--grid 2 (no columns)" 2 --grid 2 -m 8
 badcase "--variant nope" 4 --variant nope
+badcase "--slices 0" 2 --slices 0 -m 8
 badcase "a size too large for one rank's memory" 2 -m 400000 -n 400000 -k 8
 printf 'stage,variant\n' >"$LOG/foreign.csv"
 badcase "--csv with another header" 2 -m 8 --csv "$LOG/foreign.csv"
@@ -108,8 +115,9 @@ badcase "--csv with another header" 2 -m 8 --csv "$LOG/foreign.csv"
 "${MPI[@]}" -np 2 $BIN $CPU --sizes 16 --nb 4 --csv "$LOG/13_distributed.csv" >"$LOG/csv.out" 2>&1
 if [ "$(head -n1 "$LOG/13_distributed.csv" 2>/dev/null | cut -d, -f1-9)" = "stage,variant,m,n,k,grid,ranks,threads,nb" ] &&
    [ "$(grep -c '^stage,' "$LOG/13_distributed.csv")" -eq 1 ] && [ "$(grep -c '^13_distributed,.*,PASS,' "$LOG/13_distributed.csv")" -eq 7 ] &&
-   [ "$(grep -c '^13_distributed,local_only,.*,-,' "$LOG/13_distributed.csv")" -eq 2 ]; then
-    ok "--csv: one header over two runs, 7 checked rows and local_only's 2 unchecked"
+   [ "$(grep -c '^13_distributed,local_only,.*,-,' "$LOG/13_distributed.csv")" -eq 2 ] &&
+   [ "$(awk -F, '$2 == "local_only" && $14 == "" && $15 == ""' "$LOG/13_distributed.csv" | wc -l)" -eq 2 ]; then
+    ok "--csv: one header over two runs, 7 checked rows and local_only's 2 unchecked, not timed against PSGEMM"
 else
     bad "--csv: header or rows wrong (see $LOG/13_distributed.csv)"
 fi
@@ -122,6 +130,37 @@ if [ $rc -eq 0 ] && [ "${rows:-0}" -ge 30 ] && grep -q '^13_distributed,mpi,ping
     ok "--bench-comm, 2 ranks: $rows rows (ping-pong, broadcasts, 8 B to 32 MiB)"
 else
     bad "--bench-comm: exit $rc, ${rows:-0} rows (see $LOG/comm.*)"
+fi
+# comm_rows FILE TRANSPORT: "op,ranks" of each kind of row, one a line
+comm_rows() { awk -F, -v t="$2" '$2 == t { print $3 "," $4 }' "$1" | sort -u | paste -sd' ' -; }
+WANT4="bcast_all,4 bcast_col,2 bcast_row,2 pingpong,2"
+rm -f "$LOG/comm4.csv"
+"${MPI[@]}" -np 4 $BIN --bench-comm --grid 2x2 --reps 3 --threads 1 --csv "$LOG/comm4.csv" >"$LOG/comm4.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ "$(comm_rows "$LOG/comm4.csv" mpi)" = "$WANT4" ] &&
+   [ "$(grep -c ',mpi,bcast_row,2,' "$LOG/comm4.csv")" -eq 12 ]; then
+    ok "--bench-comm, 4 ranks, 2x2: MPI on all 4 ranks and on rows and columns of 2"
+else
+    bad "--bench-comm, 4 ranks, 2x2: exit $rc, rows $(comm_rows "$LOG/comm4.csv" mpi) (see $LOG/comm4.*)"
+fi
+# more ranks on a node than GPUs (a stand-in that reports one GPU): MPI's timings all the same,
+# NCCL's skipped with a line; on one rank, NCCL's too
+rm -f "$LOG/comm-1gpu.csv" "$LOG/comm-1gpu-1rank.csv"
+"${MPI[@]}" -np 4 $ONE_GPU --bench-comm --grid 2x2 --reps 3 --threads 1 --csv "$LOG/comm-1gpu.csv" >"$LOG/comm-1gpu.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ "$(comm_rows "$LOG/comm-1gpu.csv" mpi)" = "$WANT4" ] &&
+   [ -z "$(comm_rows "$LOG/comm-1gpu.csv" nccl)" ] && grep -q '^nccl   skipped: NCCL takes one GPU per rank' "$LOG/comm-1gpu.out"; then
+    ok "--bench-comm, 4 ranks on a node of one GPU (stand-in): MPI rows, NCCL skipped with a line"
+else
+    bad "--bench-comm, 4 ranks on a node of one GPU (stand-in): exit $rc (see $LOG/comm-1gpu.*)"
+    tail -n 2 "$LOG/comm-1gpu.out" | sed 's/^/    /'
+fi
+"${MPI[@]}" -np 1 $ONE_GPU --bench-comm --reps 3 --threads 1 --csv "$LOG/comm-1gpu-1rank.csv" >"$LOG/comm-1gpu-1rank.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ "$(comm_rows "$LOG/comm-1gpu-1rank.csv" nccl)" = "bcast_all,1" ]; then
+    ok "--bench-comm, 1 rank, one GPU (stand-in): NCCL rows beside MPI's"
+else
+    bad "--bench-comm, 1 rank, one GPU (stand-in): exit $rc, NCCL rows '$(comm_rows "$LOG/comm-1gpu-1rank.csv" nccl)'"
 fi
 
 # the cost model on the two CSVs just written: its chart, its tables, and bad input

@@ -95,10 +95,10 @@ void summa(const dist_grid *g, int M, int N, int K, float alpha, const float *A,
 
 /* Open MPI moves a non-blocking broadcast along only while the program is inside an MPI call
  * (there is no progress thread by default): while the next panel is on its way, the product is
- * done in slices of C's columns (at most this many), with an MPI_Testall after each; once the
- * panel is here, the rest in one call. (Slices cost a little: the AVX-512 kernel reads A's panel
- * in place, but the others pack it again for each slice.) */
-#define PROGRESS_SLICES 8
+ * done in slices of C's columns (at most summa_slices, --slices), with an MPI_Testall after
+ * each; once the panel is here, the rest in one call. Slices are not free: a slice is a narrow
+ * product, which 05's gemm_simd runs with A read in place (AVX-512) or packed again (the other
+ * kernels), and with fewer blocks of B to share among the threads. */
 
 /* Post the broadcasts of panel p into apanel, bpanel: two requests in req. */
 static void start_panel(const dist_grid *g, const panel *p, int m, int n, const float *A, int lda,
@@ -128,7 +128,7 @@ void summa_overlap(const dist_grid *g, int M, int N, int K, float alpha, const f
     float *bpanel[2] = {panel_buffer(1, (size_t)g->nb * n), panel_buffer(3, (size_t)g->nb * n)};
     MPI_Request req[2][2];
     const int npanels = (K + g->nb - 1) / g->nb;
-    const int slice = ((n + PROGRESS_SLICES - 1) / PROGRESS_SLICES + 63) / 64 * 64; /* whole 64s */
+    const int slice = ((n + summa_slices - 1) / summa_slices + 63) / 64 * 64; /* whole 64s */
 
     panel next = panel_of(g, K, 0);
     start_panel(g, &next, m, n, A, lda, B, ldb, apanel[0], bpanel[0], req[0]);

@@ -78,6 +78,10 @@ typedef void dist_gemm_fn(const dist_grid *g, int M, int N, int K, float alpha, 
 
 dist_gemm_fn summa, summa_overlap;
 
+/* layout.c: summa_overlap's most slices of a panel's product while the next panel travels
+ * (--slices; default 8). */
+extern int summa_slices;
+
 /* layout.c: the local products summa does, panel by panel, with no broadcasts (the panels are
  * zeros): the time of the compute alone, under the same load. Its result is not a product. */
 dist_gemm_fn local_only;

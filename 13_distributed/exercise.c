@@ -31,8 +31,9 @@
  * TODO, in summa_overlap: the same with two pairs of buffers: post panel kb+1's broadcasts with
  *   MPI_Ibcast into the spare pair before multiplying panel kb, and MPI_Waitall on them before
  *   its turn. Open MPI advances a non-blocking broadcast only inside MPI calls: while panel
- *   kb+1 is on its way, do the product in slices of C's columns with an MPI_Testall after each;
- *   once it has arrived (the flag MPI_Testall sets), the rest of the columns in one call.
+ *   kb+1 is on its way, do the product in slices of C's columns (at most summa_slices of them,
+ *   --slices) with an MPI_Testall after each; once it has arrived (the flag MPI_Testall sets),
+ *   the rest of the columns in one call.
  * Hint: every rank of a process row must call the row's broadcast, also one with m == 0 (a
  *   process row with no rows of C, when M < nb*nprow): counts of 0 are fine.
  */

@@ -1,11 +1,13 @@
 /* layout.c: what the distributed variants share beside the panel loop: the random fill of a
- * rank's blocks, C = beta*C on a block, and the compute-only run (local_only). */
+ * rank's blocks, C = beta*C on a block, the compute-only run (local_only), and --slices. */
 #include "distributed.h"
 
 #include <stdlib.h>
 
 #include "../05_simd/simd.h"
 #include "matrix.h"
+
+int summa_slices = 8;
 
 void fill_local_random(float *X, int ld, long rows, long cols, int nb, int prow, int nprow,
                        int pcol, int npcol, uint64_t seed)

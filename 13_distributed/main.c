@@ -54,7 +54,8 @@ static struct {
     int bench_comm;   /* --bench-comm */
     int edge;         /* --edge */
     int pack;         /* --pack */
-} opt = {0, 0, 256, 0, 0, 0};
+    int slices;       /* --slices, 0: not given */
+} opt = {0, 0, 256, 0, 0, 0, 0};
 
 static int stage_option(bench_opts *o, const char *name, const char *val)
 {
@@ -75,6 +76,10 @@ static int stage_option(bench_opts *o, const char *name, const char *val)
         opt.bench_comm = 1;
         return 1;
     }
+    if (!strcmp(name, "--slices")) {
+        opt.slices = (int)cli_long("--slices", val, 1, 1 << 16);
+        return 2;
+    }
     if (!strcmp(name, "--pack")) {
         opt.pack = 1;
         return 1;
@@ -94,11 +99,13 @@ static int stage_option(bench_opts *o, const char *name, const char *val)
     "  --threads T|LIST      OpenMP threads per rank (default: the node's cores / its ranks)\n" \
     "  --device D            summa_nccl: the first GPU of each node (rank i of a node takes\n"   \
     "                        D + i)\n"                                                          \
-    "  --bench-comm          no GEMM: time ping-pong and broadcasts (MPI, and NCCL where\n"     \
-    "                        built) from 8 B to 32 MiB, for the cost model's alpha and beta\n"  \
+    "  --bench-comm          no GEMM: time ping-pong and broadcasts (MPI; NCCL where each\n"    \
+    "                        rank has a GPU) from 8 B to 32 MiB, for the model's alpha, beta\n" \
     "  --edge                no timing: check each variant at K = 0, M = 0 and N = 0\n"      \
     "  --pack                summa_nccl: pack and broadcast every panel even where no other\n" \
-    "                        rank needs it (on one GPU: the path several GPUs take)\n"
+    "                        rank needs it (on one GPU: the path several GPUs take)\n"        \
+    "  --slices S            summa_overlap: at most S slices of a panel's product while the\n"  \
+    "                        next panel travels (default 8; 1: one call, no MPI call inside)\n"
 
 /* ------------------------------------------------------------ MPI and the ranks */
 
@@ -268,18 +275,39 @@ int main(int argc, char **argv)
     if (bad)
         cli_die("%s", me == 0 ? csv_bad : "");
     quiet_others(0);
-    static char packed[NALL][40];
-    for (int v = 0; v < nvars && opt.pack; v++) /* the CSV tells the two ways apart */
-        if (vars[v].gpu == GPU_SUMMA_WARPTILE || vars[v].gpu == GPU_SUMMA_CUBLAS) {
-            snprintf(packed[v], sizeof packed[v], "%s+pack", vars[v].name);
-            vars[v].name = packed[v];
-        }
+    static char renamed[NALL][40];
+    for (int v = 0; v < nvars; v++) { /* the CSV tells the ways of running a variant apart */
+        if (opt.pack && (vars[v].gpu == GPU_SUMMA_WARPTILE || vars[v].gpu == GPU_SUMMA_CUBLAS))
+            snprintf(renamed[v], sizeof renamed[v], "%s+pack", vars[v].name);
+        else if (opt.slices && vars[v].fn == summa_overlap)
+            snprintf(renamed[v], sizeof renamed[v], "%s+slices%d", vars[v].name, opt.slices);
+        else
+            continue;
+        vars[v].name = renamed[v];
+    }
+    if (opt.slices)
+        summa_slices = opt.slices;
     snprintf(grid_name, sizeof grid_name, "%dx%d", opt.nprow, opt.npcol);
     grid = make_grid(opt.nprow, opt.npcol, opt.nb);
 
-    int want_gpu = opt.bench_comm && ndev > 0;
-    for (int v = 0; v < nvars; v++)
-        want_gpu |= o.selected[v] && vars[v].gpu;
+    int want_gpu = 0;
+    const char *no_nccl = NULL;
+    static char why_no_nccl[160];
+    if (opt.bench_comm) { /* MPI's timings on any ranks; NCCL's where each rank has a GPU */
+        int fits = ndev > 0 && o.device + node_ranks <= gpu_devices(), all_fit;
+        MPI_Allreduce(&fits, &all_fit, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        want_gpu = all_fit;
+        if (ndev == 0)
+            no_nccl = have_gpu ? "no CUDA device" : gpu_missing();
+        else if (!all_fit) {
+            snprintf(why_no_nccl, sizeof why_no_nccl, "NCCL takes one GPU per rank: %d ranks on "
+                     "this node from --device %d, and %d GPU%s", node_ranks, o.device,
+                     gpu_devices(), gpu_devices() == 1 ? "" : "s");
+            no_nccl = why_no_nccl;
+        }
+    } else
+        for (int v = 0; v < nvars; v++)
+            want_gpu |= o.selected[v] && vars[v].gpu;
     if (want_gpu) {
         const char *why = NULL;
         int rc = gpu_init(&grid, o.device, opt.pack, &why), worst, teller;
@@ -295,7 +323,7 @@ int main(int argc, char **argv)
 
     if (opt.bench_comm) {
         set_threads(o.threads[0]);
-        comm_bench(&grid, o.csv, want_gpu, o.reps);
+        comm_bench(&grid, o.csv, want_gpu, no_nccl, o.reps);
         return 0;
     }
 

@@ -209,6 +209,41 @@ def host_checks(rows, comm_rows):
     return out
 
 
+HOST_GRIDS = (("4x4", 1), ("2x2", 4))  # 16 ranks x 1 thread, 4 ranks x 4 threads
+HOST_BARS = ("summa", "summa_overlap", "local_only", "psgemm")
+
+
+def host_rates(rows):
+    """The runs on the chapter's two grids (square sizes, nb 256): {(n, grid, threads): {variant:
+    GFLOP/s}} (the median where repeated), and {(n, grid, threads): P x the GFLOP/s of one rank
+    alone on one rank's share (local_only on a 1x1 grid, the same threads)}."""
+    got, alone = defaultdict(lambda: defaultdict(list)), {}
+    for r in rows:
+        if (r["grid"], r["threads"]) in HOST_GRIDS and r["variant"] in HOST_BARS and \
+                r["m"] == r["n"] == r["k"] and r["nb"] == 256:
+            got[(r["n"], r["grid"], r["threads"])][r["variant"]].append(r["gflops"])
+    for key in got:
+        n, grid, t = key
+        pr, pc = (int(x) for x in grid.split("x"))
+        one = [r["gflops"] for r in rows if r["variant"] == "local_only" and r["grid"] == "1x1" and
+               r["threads"] == t and (r["m"], r["n"], r["k"]) == (n // pr, n // pc, n)]
+        if one:
+            alone[key] = pr * pc * statistics.median(one)
+    rates = {k: {v: statistics.median(x) for v, x in d.items()} for k, d in got.items()
+             if "summa" in d or "summa_overlap" in d}
+    return dict(sorted(rates.items(), key=lambda kv: (kv[0][0], kv[0][2]))), alone
+
+
+def paired_ratio(rows, variant, key):
+    """variant's GFLOP/s over PSGEMM's in the runs alternated with it (the CSV's baseline
+    column), the median where repeated; None without."""
+    n, grid, t = key
+    got = [r["gflops"] / float(r["baseline_gflops"]) for r in rows if r["variant"] == variant and
+           (r["n"], r["grid"], r["threads"], r["nb"]) == (n, grid, t, 256) and r["m"] == r["k"] == n and
+           float(r["baseline_gflops"] or 0) > 0]
+    return statistics.median(got) if got else None
+
+
 def gpu_checks(rows):
     """[(row, predicted s)] for summa_nccl on one GPU: the panels' products at the rate of the
     kernel alone on the whole product (the same run), no communication on a 1x1 grid."""
@@ -392,6 +427,23 @@ def tables(src):
         print(f"| {r['variant']} | {size} | {r['grid']} | {r['ranks']} x {r['threads']} | {r['nb']} | "
               f"{r['ms_median']:.1f} | {r['gflops']:.1f} | {r['gflops'] / (r['ranks'] * r['threads']):.2f} | "
               f"{vs} | {r['check']} |")
+    rates, alone = host_rates(rows)
+    if rates:
+        print("\nThe targets on 16 cores (nb 256; vs PSGEMM: against the PSGEMM runs alternated with "
+              "it; P x alone: one rank on one rank's share, times the ranks):\n")
+        print("| n | grid | ranks x threads | variant | GFLOP/s | vs PSGEMM | % of P x alone |")
+        print("|---|---|---|---|---|---|---|")
+        for key, got in rates.items():
+            n, grid, t = key
+            for v in HOST_BARS[:3]:
+                if v not in got:
+                    continue
+                ratio = paired_ratio(rows, v, key)
+                share = f"{100.0 * got[v] / alone[key]:.1f}%" if key in alone else "-"
+                print(f"| {n} | {grid} | {16 // t} x {t} | {v} | {got[v]:.1f} | "
+                      f"{f'{ratio:.2f}x' if ratio else '-'} | {share} |")
+            if key in alone:
+                print(f"| {n} | {grid} | {16 // t} x {t} | P x one rank alone | {alone[key]:.1f} | - | 100% |")
     checks = host_checks(rows, comm)
     if checks:
         print("\nThe model against the runs (gamma under load: local_only on as many ranks; "
@@ -414,9 +466,11 @@ def tables(src):
         print("|---|---|---|---|---|---|")
         for r, t in g:
             print(f"| {r['variant']} | {r['n']} | {r['nb']} | {r['ms_median']:.2f} | {t * 1e3:.2f} | "
-                  f"{error(t, r['ms_median']) * -1:+.1f}% |")
+                  f"{100.0 * (r['ms_median'] * 1e-3 / t - 1):+.1f}% |")
     b = Bcast(comm)
-    if b.fits or b.pingpong:
+    if not b.pingpong and not [q for q in b.fits if q > 1]:
+        print("\nalpha and beta: no MPI timings on 2 ranks or more in the comm CSV (--bench-comm)")
+    else:
         print("\nalpha and beta fitted to --bench-comm (MPI):\n")
         print("| what | ranks | alpha (us) | beta (GB/s) |")
         print("|---|---|---|---|")
@@ -465,7 +519,9 @@ def draw(src, dst):
     rows, comm, folder = load_all(src)
     checks = host_checks(rows, comm)
     rates = kernel_rates(folder)
-    panels = (2 if rates else 0) + 1
+    measured, alone = host_rates(rows)
+    # the projection (two panels), this host's runs against the targets, the model against them
+    panels = (2 if rates else 0) + (1 if measured else 0) + (1 if checks or not measured else 0)
     fig, axes = plt.subplots(1, panels, figsize=(5.2 * panels, 4.6), dpi=110, squeeze=False)
     axes = axes[0]
     colours = {"SUMMA": "tab:blue", "Cannon": "tab:orange", "2.5D": "tab:green"}
@@ -488,6 +544,37 @@ def draw(src, dst):
             if n == SIZES[1]:
                 ax.text(0.02, 0.02, "no point: does not fit in the GPUs' memory", fontsize=7,
                         transform=ax.transAxes)
+    if measured:
+        ax = axes[2 if rates else 0]
+        colours_host = {"summa": "tab:gray", "summa_overlap": "tab:blue", "local_only": "tab:green",
+                        "psgemm": "tab:orange"}
+        width = 0.8 / len(HOST_BARS)
+        for i, (key, got) in enumerate(measured.items()):
+            for j, v in enumerate(HOST_BARS):
+                if v in got:
+                    ax.bar(i - 0.4 + (j + 0.5) * width, got[v], width, color=colours_host[v],
+                           label=v if i == 0 or v not in ax.get_legend_handles_labels()[1] else None)
+            if key in alone:
+                ax.hlines(alone[key], i - 0.45, i + 0.45, color="k", lw=1.2,
+                          label="P x one rank alone" if i == 0 else None)
+                ax.hlines(0.85 * alone[key], i - 0.45, i + 0.45, color="k", lw=0.8, ls="--",
+                          label="85% of it (the target)" if i == 0 else None)
+        ax.set_xticks(range(len(measured)))
+        ax.set_xticklabels([f"n = {n}\n{g}, {16 // t} x {t}" for n, g, t in measured], fontsize=8)
+        ax.set_ylabel("GFLOP/s (16 cores)")
+        ax.set_title(f"this host's runs (nb 256)\n({rows[0]['device']})", fontsize=9)
+        ax.grid(alpha=0.3, axis="y")
+        top = max([max(got.values()) for got in measured.values()] + list(alone.values()))
+        ax.set_ylim(0, top * 1.35)
+        ax.legend(fontsize=7, loc="upper center", ncol=3)
+    if not checks and measured:
+        fig.suptitle("13_distributed: SUMMA's cost model (alpha-beta-gamma), and this host's runs",
+                     fontsize=10)
+        fig.tight_layout()
+        fig.savefig(dst)
+        plt.close(fig)
+        print(dst)
+        return
     ax = axes[-1]
     if checks:
         for r, tl, ta in checks:
