@@ -55,7 +55,7 @@ comma := ,
 DIST_ONE_GPU := build/test/13_distributed/one_gpu
 $(DIST_ONE_GPU): $(patsubst %,build/rel/%.o,$(basename $(filter-out 13_distributed/exercise.c,\
     $(wildcard 13_distributed/*.c)) $(13_distributed_EXTRA_SRCS) $(CPU_COMMON))) \
-    build/test/13_distributed/one_gpu_standin.o
+    build/test/13_distributed/one_gpu_standin.o $$(call stage_libs,rel,13_distributed)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 $(DIST_ONE_GPU): LDLIBS += $(DIST_SCALAPACK) $(DIST_MPI_LIBS)
 build/test/13_distributed/one_gpu_standin.o: 13_distributed/one_gpu_standin.c build/flags
