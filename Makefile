@@ -150,7 +150,7 @@ build/rel/%.o: %.cu build/flags
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- the targets a reader types ------------------------------------------------------
-.PHONY: asan grade-bins planted list-stages all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps FORCE
+.PHONY: asan grade-bins planted list-stages all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps deps-mkl deps-blis FORCE
 .DEFAULT_GOAL := all
 
 all: cpu gpu                                   ## build every stage (GPU stages when nvcc is found)
@@ -172,6 +172,12 @@ build/peak_gpu: common/peak_gpu.cu common/cuda_harness.cuh build/rel/common/sysi
 
 deps:                                          ## install what is missing (Debian/Ubuntu)
 	@scripts/install-deps.sh
+
+deps-mkl:                                      ## install MKL from PyPI, for --baseline mkl (optional)
+	@scripts/install-deps.sh --mkl
+
+deps-blis:                                     ## install BLIS (OpenMP build), for --baseline blis (optional)
+	@scripts/install-deps.sh --blis
 
 run: deps                                      ## build, run every stage's sweep, chart it in results/local/
 	@scripts/run-all.sh

@@ -1,71 +1,88 @@
 #!/usr/bin/env bash
-# 05_simd/bench.sh: the measurements chapter 05 quotes, in one run.
+# 05_simd/bench.sh: stage 05's best variant against four libraries, in one run.
 #
-#   05_simd/bench.sh                 # results/xeon-2c/05_simd.csv and 05_simd_peak.csv
-#   MACHINE=mybox 05_simd/bench.sh   # results/mybox/...
-#   SIZES="512 1024" THREADS=1 05_simd/bench.sh
-#   THREADS=2 KEEP=1 05_simd/bench.sh  # add to the CSVs instead of starting them afresh
-#   LIBS="default cooperlake" VARIANTS=best CSV=... PEAK=... 05_simd/bench.sh
-#                                    # only the targets' comparisons, into other files (minutes)
-#   FAST_GATE=80 05_simd/bench.sh    # start each one-thread process only in a fast phase (below)
+#   05_simd/bench.sh                       # results/local/05_simd_baselines.csv and ..._peak.csv
+#   MACHINE=epyc-2c 05_simd/bench.sh       # results/epyc-2c/...
+#   SIZES="512 1024" THREADS=1 ROUNDS=3 LIBS="openblas mkl" 05_simd/bench.sh
+#   VARIANTS=all 05_simd/bench.sh          # every variant of the stage, not only the best
+#   KEEP=1 ...                             # add to the CSVs instead of starting them afresh
 #
-# For every thread count and size, four programs run one after the other, each timing our
-# kernels alternately with its own library (the harness alternates the two in every
-# repetition), so that each row's "vs" ratio compares runs made side by side:
+# In each of ROUNDS rounds, for every thread count and size, one process per library, each
+# timing our kernel alternately with that library (the harness alternates the two at every
+# repetition, so that each row's ratio compares runs made seconds apart):
 #
-#   OpenBLAS as it loads (its SkylakeX core on an AVX-512 Xeon): every variant of the stage
-#   OPENBLAS_CORETYPE=Cooperlake   the best variant only (the core type is read once, when
-#   OPENBLAS_CORETYPE=Haswell      the library loads: hence one process per core type)
-#   BLIS (build/blis/05_simd/simd, the same program linked with -lblis): the best variant
+#   openblas       OpenBLAS as it loads (the core it picks for this CPU)
+#   openblas-best  OPENBLAS_CORETYPE=SkylakeX, its AVX-512 core; on a CPU without AVX-512 that
+#                  core dies of an illegal instruction, so the script says so and takes
+#                  Haswell, the AVX2 kernels (OpenBLAS's Zen core runs the same ones)
+#   blis           --baseline blis (make deps-blis)
+#   mkl            --baseline mkl (make deps-mkl)
 #
-# Idle threads sleep (OMP_WAIT_POLICY=passive for our OpenMP and BLIS's, a minimal
-# OPENBLAS_THREAD_TIMEOUT for OpenBLAS's own pool): by default both keep spinning for a while
-# after each call, and with the two libraries alternating on two cores, the spinning threads
-# of one steal cycles from the other's next call.
+# A library that is not installed is left out, with a line saying so. The rounds repeat the
+# whole sweep, so that a slow phase of a shared machine falls on one round of every library, not
+# on one library: targets.py takes, for each library, thread count and size, the median of the
+# rounds' ratios, and their spread (largest / smallest).
 #
-# The FMA peak (build/peak, what `make peak` runs) is measured at the start and at the end of
-# the run, into 05_simd_peak.csv: the chapter's "share of the peak" uses a peak measured in
-# the same hour as the GEMMs, on a machine whose speed drifts. Every timed program runs under
-# scripts/bench-lock, so no other benchmark of this repository shares the cores with it.
-# Then 05_simd/targets.py prints the issue's targets against these numbers.
+# Idle threads sleep (OMP_WAIT_POLICY=passive: our OpenMP's, and OpenBLAS's, BLIS's and MKL's,
+# which run on the same libgomp; OPENBLAS_THREAD_TIMEOUT for a pthread OpenBLAS): by default they
+# spin for a while after each call, and with two libraries alternating, the spinning threads of
+# one steal the cores the other runs on next.
+#
+# The FMA peak (build/peak, what `make peak` runs) is measured at the start and at the end, into
+# the _peak.csv: the share of the peak uses a peak measured in the same hour as the GEMMs. Every
+# timed program runs under scripts/bench-lock. Then 05_simd/targets.py prints the tables and
+# the targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-MACHINE=${MACHINE:-xeon-2c}
-SIZES=${SIZES:-256 512 1024 2048 4096}
+MACHINE=${MACHINE:-local}
+SIZES=${SIZES:-512 1024 2048 4096}
 THREADS=${THREADS:-1 2}
-QUIET_WAIT=${QUIET_WAIT:-120}
+ROUNDS=${ROUNDS:-3}
+LIBS=${LIBS:-openblas openblas-best blis mkl}
+VARIANTS=${VARIANTS:-best}
+QUIET_WAIT=${QUIET_WAIT:-30}
 OUT=results/$MACHINE
-CSV=${CSV:-$OUT/05_simd.csv}
-PEAK=${PEAK:-$OUT/05_simd_peak.csv}
-LIBS=${LIBS:-default cooperlake haswell blis}
-VARIANTS=${VARIANTS:-all} # against the default core: every variant, or only the best ("best")
-has_lib() { case " $LIBS " in *" $1 "*) return 0 ;; esac; return 1; }
+CSV=${CSV:-$OUT/05_simd_baselines.csv}
+PEAK=${PEAK:-$OUT/05_simd_baselines_peak.csv}
 
 export OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4
 
 make -s stage05 build/peak
-[ "${FAST_GATE:-0}" -gt 0 ] && make -s build/rel/05_simd/probe
-if ! make -s build/blis/05_simd/simd; then
-    echo "bench.sh: BLIS not found (Debian: apt install libblis-dev); measuring without it" >&2
-fi
-# Run copies: a `make` elsewhere in the tree during the run must not swap the programs
-# under it.
+# Run copies: a `make` elsewhere in the tree during the run must not swap the programs under it.
 BINS=$(mktemp -d)
 trap 'rm -rf "$BINS"' EXIT
 cp 05_simd/simd build/peak "$BINS/"
-[ -x build/blis/05_simd/simd ] && cp build/blis/05_simd/simd "$BINS/simd-blis"
-[ "${FAST_GATE:-0}" -gt 0 ] && cp build/rel/05_simd/probe "$BINS/"
+BIN=$BINS/simd
 mkdir -p "$OUT" "$(dirname "$CSV")" "$(dirname "$PEAK")"
 [ "${KEEP:-0}" = 1 ] || rm -f "$CSV" "$PEAK"
-BIN=$BINS/simd
 # the table is in dispatch order; --list marks what this CPU lacks "[not here: ...]"
 BEST=$($BIN --list | grep -v '\[not here' | head -n 1 | awk '{print $1}')
 [ "$VARIANTS" = best ] && VARIANTS=$BEST
 
+if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
+    BEST_CORE=SkylakeX
+else
+    BEST_CORE=Haswell
+    echo "bench.sh: this CPU has no AVX-512: OpenBLAS's best core here is Haswell (AVX2), not SkylakeX"
+fi
+# Which libraries this machine has: a one-size run of each, exit 77 when it is missing.
+have=""
+for lib in $LIBS; do
+    case $lib in
+        openblas|openblas-best) have="$have $lib" ;;
+        mkl|blis)
+            if $BIN --baseline "$lib" --variant "$BEST" -m 16 --reps 1 >/dev/null 2>"$BINS/err"; then
+                have="$have $lib"
+            else
+                echo "bench.sh: leaving $lib out: $(cat "$BINS/err")"
+            fi ;;
+        *) echo "bench.sh: LIBS: unknown library '$lib' (openblas openblas-best blis mkl)" >&2; exit 2 ;;
+    esac
+done
+
 # The same machine serves other people's builds and tests: wait until no other process is
-# running (up to QUIET_WAIT seconds), so that a timing does not start in the middle of a
-# compile. Two threads on two cores suffer most: one busy core halves them.
+# running (up to QUIET_WAIT seconds), so that a timing does not start in the middle of a compile.
 wait_quiet() {
     local tries=0
     while [ "$tries" -lt "$QUIET_WAIT" ]; do
@@ -74,37 +91,6 @@ wait_quiet() {
         sleep 1
         tries=$((tries + 1))
     done
-    echo "bench.sh: the machine stayed busy; measuring anyway" >&2
-}
-
-# FAST_GATE=P (percent; 0, the default: off). For minutes at a time this machine runs at half
-# speed while nothing runs in the VM (the chapter: "Two cores, not two hyperthreads"); the peak is
-# a best of three and catches the fast phases, a GEMM's median mixes both. With the gate, each
-# one-thread process starts only once the micro-kernel alone (probe kernel, about 0.1 s) runs at
-# P% of the highest one-thread peak measured so far (this run's, and results/MACHINE/peak.csv's:
-# the start of a run may itself fall in a slow phase), waiting up to FAST_WAIT seconds
-# (then it measures anyway and says so). It chooses when to start, not which runs count: every
-# run of the process is in the CSV, and the phase may still change during it.
-FAST_GATE=${FAST_GATE:-0}
-FAST_WAIT=${FAST_WAIT:-300}
-wait_fast() {
-    [ "$FAST_GATE" -gt 0 ] || return 0
-    local peak1 want got waited=0
-    peak1=$(cat "$PEAK" "$OUT/peak.csv" 2>/dev/null |
-        awk -F, '$2 == "fma_avx512" && $3 == 1 && $4 > v {v = $4} END {print v}')
-    if [ -z "$peak1" ]; then # the probe times the AVX-512 kernel: nothing to gate on without it
-        echo "bench.sh: FAST_GATE needs an AVX-512 peak and probe; off on this CPU" >&2
-        FAST_GATE=0
-        return 0
-    fi
-    want=$(awk -v p="$peak1" -v g="$FAST_GATE" 'BEGIN {printf "%.1f", p * g / 100}')
-    while [ "$waited" -lt "$FAST_WAIT" ]; do
-        got=$(scripts/bench-lock "$BINS/probe" kernel 20 512,256,1020 | awk '/^kernel/ {print $8}')
-        awk -v a="$got" -v b="$want" 'BEGIN {exit !(a >= b)}' && return 0
-        sleep 10
-        waited=$((waited + 10))
-    done
-    echo "bench.sh: no fast phase in ${FAST_WAIT} s (kernel alone $got < $want GFLOP/s); measuring anyway" >&2
 }
 
 peak() {
@@ -116,41 +102,37 @@ peak() {
     rm -f "$tmp"
 }
 
-# reps: the harness's default (0.2 s of runs) below 1024; fixed counts from there. Medians of
-# more runs from 1024 up (21, 11, 7; until the third round 0.2 s of runs, 5 and 3): the speed
-# of this machine changes for minutes at a time, and a median of 3 is one phase's luck.
+# reps: the harness's default (0.2 s of runs) below 1024, then fewer, longer runs; the rounds
+# give each library at least ROUNDS processes at every size.
 reps_for() {
-    if [ "$1" -ge 4096 ]; then echo "--reps 7"
-    elif [ "$1" -ge 2048 ]; then echo "--reps 11"
-    elif [ "$1" -ge 1024 ]; then echo "--reps 21"; fi
+    if [ "$1" -ge 4096 ]; then echo "--reps 3"
+    elif [ "$1" -ge 2048 ]; then echo "--reps 5"
+    elif [ "$1" -ge 1024 ]; then echo "--reps 11"; fi
 }
 
-run() { # run LABEL ENV-ARGUMENTS... -- PROGRAM ARGS...  (ENV-ARGUMENTS as for env(1))
-    local label=$1; shift
-    local envs=()
-    while [ "$1" != -- ]; do envs+=("$1"); shift; done
-    shift
+run() { # run LABEL LIBRARY THREADS SIZE
+    local label=$1 lib=$2 t=$3 s=$4 envs=(-u OPENBLAS_CORETYPE) args=()
+    case $lib in
+        openblas-best) envs=(OPENBLAS_CORETYPE="$BEST_CORE") ;;
+        mkl|blis) args=(--baseline "$lib") ;;
+    esac
     wait_quiet
-    case " $* " in *" --threads 1 "*) wait_fast ;; esac
-    scripts/bench-lock env "${envs[@]}" "$@" --csv "$CSV" | awk -v l="$label" '
-        $NF == "PASS" || $NF == "FAIL" || $NF == "-" { printf "  %-28s %s\n", l, $0 }'
+    # shellcheck disable=SC2046
+    scripts/bench-lock env "${envs[@]}" "$BIN" "${args[@]}" --variant "$VARIANTS" --threads "$t" \
+        -m "$s" $(reps_for "$s") --csv "$CSV" | awk -v l="$label" '
+        $NF == "PASS" || $NF == "FAIL" || $NF == "-" { printf "  %-24s %s\n", l, $0 }'
 }
 
-echo "05_simd/bench.sh: best variant $BEST; sizes $SIZES; threads $THREADS; libraries $LIBS -> $CSV"
+echo "05_simd/bench.sh: $VARIANTS; sizes $SIZES; threads $THREADS; $ROUNDS rounds;" \
+    "libraries$have -> $CSV"
 peak
-for t in $THREADS; do
-    for s in $SIZES; do
-        # shellcheck disable=SC2046
-        set -- --threads "$t" -m "$s" $(reps_for "$s")
-        has_lib default &&
-            run "OpenBLAS (default core)" -u OPENBLAS_CORETYPE -- $BIN --variant "$VARIANTS" "$@"
-        has_lib cooperlake &&
-            run "OpenBLAS Cooperlake" OPENBLAS_CORETYPE=Cooperlake -- $BIN --variant "$BEST" "$@"
-        has_lib haswell &&
-            run "OpenBLAS Haswell" OPENBLAS_CORETYPE=Haswell -- $BIN --variant "$BEST" "$@"
-        if has_lib blis && [ -x "$BINS/simd-blis" ]; then
-            run "BLIS" -u OPENBLAS_CORETYPE -- "$BINS/simd-blis" --variant "$BEST" "$@"
-        fi
+for r in $(seq "$ROUNDS"); do
+    for t in $THREADS; do
+        for s in $SIZES; do
+            for lib in $have; do
+                run "round $r, $lib" "$lib" "$t" "$s"
+            done
+        done
     done
 done
 peak

@@ -27,6 +27,7 @@
 #include "sysinfo.h"
 
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,13 +82,26 @@ const microkernel *microkernel_best(void)
 
 /* ------------------------------------------------------------ the block sizes */
 
-void simd_cache_sizes(long *l1d, long *l2, long *l3)
+static long cache_l1d, cache_l2, cache_l3;
+
+static void read_cache_sizes(void)
 {
     long a, b, c; /* 0 where the system does not say: then a common x86 core's */
     sysinfo_caches(&a, &b, &c);
-    *l1d = a > 0 ? a : 32L << 10;
-    *l2 = b > 0 ? b : 256L << 10;
-    *l3 = c > 0 ? c : 4L << 20;
+    cache_l1d = a > 0 ? a : 32L << 10;
+    cache_l2 = b > 0 ? b : 256L << 10;
+    cache_l3 = c > 0 ? c : 4L << 20;
+}
+
+void simd_cache_sizes(long *l1d, long *l2, long *l3)
+{
+    /* Once per process: sysfs is a dozen file reads, about 0.25 ms, and every call of
+     * gemm_packed asks (a 128^3 product takes less). */
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, read_cache_sizes);
+    *l1d = cache_l1d;
+    *l2 = cache_l2;
+    *l3 = cache_l3;
 }
 
 static int override_mc, override_kc, override_nc;

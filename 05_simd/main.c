@@ -5,14 +5,12 @@
  * checks every argument first (exit 2), then `--variant all` runs what this CPU can, --list
  * marks the rest, and naming one it cannot run exits 77, "skipped", like a CUDA stage
  * without a GPU.
- * The baseline is OpenBLAS as loaded: with OPENBLAS_CORETYPE set, the CSV's baseline column
- * says which core was asked for and which one OpenBLAS took ("OpenBLAS-Cooperlake(SkylakeX)");
- * bench.sh also links this program against BLIS (blis_baseline.c): "BLIS-<its core>".
+ * The baseline is OpenBLAS as loaded, or MKL or BLIS (--baseline): the CSV's baseline column
+ * names it ("OpenBLAS-Cooperlake(SkylakeX)": that core asked for, this one taken; "MKL-AVX2").
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "../04_threads/threads.h"
 #include "baseline_blas.h"
@@ -76,24 +74,6 @@ static int blocks_option(bench_opts *o, const char *opt, const char *val)
     return 2;
 }
 
-/* "OpenBLAS", or with OPENBLAS_CORETYPE set "OpenBLAS-<asked>(<got>)", or "BLIS-<its core>". */
-static const char *baseline_name(void)
-{
-    static char name[96];
-    const char *asked = getenv("OPENBLAS_CORETYPE"), *got = openblas_get_corename();
-    if (strncmp(openblas_get_config(), "BLIS", 4) == 0) {
-        snprintf(name, sizeof name, "BLIS-%s", got);
-        return name;
-    }
-    if (!asked || !*asked)
-        return "OpenBLAS";
-    if (strcasecmp(asked, got) == 0)
-        snprintf(name, sizeof name, "OpenBLAS-%s", got);
-    else
-        snprintf(name, sizeof name, "OpenBLAS-%s(%s)", asked, got);
-    return name;
-}
-
 int main(int argc, char **argv)
 {
     gemm_variant variants[NALL];
@@ -104,8 +84,6 @@ int main(int argc, char **argv)
             variants[v].needs = all_variants[v].uk->needs;
         }
     }
-    bench_backend backend = openblas_backend;
-    backend.baseline_name = baseline_name();
     describe();
     const stage_info stage = {
         .stage = "05_simd",
@@ -117,7 +95,7 @@ int main(int argc, char **argv)
         .extra_option = blocks_option,
         .extra_help = "  --blocks MC,KC,NC     override the cache block sizes (0: computed "
                       "from the caches)\n",
-        .backend = &backend,
+        .backend = &openblas_backend,
     };
     return bench_main(&stage, argc, argv);
 }

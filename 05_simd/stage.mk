@@ -16,18 +16,8 @@ build/rel/05_simd/kernel_avx512.o build/asan/05_simd/kernel_avx512.o: \
 build/rel/05_simd/kernel_avx2.o build/asan/05_simd/kernel_avx2.o: EXTRA_CFLAGS = -mavx2 -mfma
 endif
 
-# Two side programs, in tools/ where the stage's own build does not look (neither is part of
-# make test):
+# A side program, in tools/ where the stage's own build does not look (not part of make test):
 #
-# build/blis/05_simd/simd: the same program with BLIS in place of OpenBLAS as its baseline, for
-# bench.sh: tools/blis_baseline.c maps the harness's openblas_* calls to BLIS.
-SIMD_BLIS_INC ?= /usr/include/x86_64-linux-gnu/blis-openmp
-build/blis/05_simd/simd: $$(05_simd_LINK) build/blis/05_simd/blis_baseline.o
-	$(CC) $(CFLAGS) -o $@ $^ -lblis -lm
-build/blis/05_simd/blis_baseline.o: 05_simd/tools/blis_baseline.c
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(SIMD_BLIS_INC) -c $< -o $@
-
 # build/rel/05_simd/probe: the chapter's side-by-side measurements of the micro-kernel alone,
 # of the packing, of block sizes and of the share of the FMA peak (tools/probe.c). The last of
 # these times build/peak's own FMA loop, from common/peak_lib.c.

@@ -1,10 +1,17 @@
-/* baseline_blas.c: how the CPU stages run and time a kernel, and OpenBLAS as the yardstick. */
+/* baseline_blas.c: how the CPU stages run and time a kernel, and the library they are measured
+ * against (--baseline): OpenBLAS, which every CPU stage links, or Intel's MKL or BLIS, each loaded
+ * at run time with dlopen only when asked for, so that neither is needed to build or to test. */
 #include "baseline_blas.h"
 
 #include <cblas.h>
+#include <dlfcn.h>
+#include <link.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sysinfo.h"
 #include "timer.h"
@@ -19,9 +26,238 @@ void gemm_openblas(int M, int N, int K, float alpha, const float *A, int lda, co
                 C, ldc);
 }
 
+/* ------------------------------------------------------------ the library chosen */
+
+/* The CSV's baseline column and the table's "vs" heading: "OpenBLAS", "OpenBLAS-SkylakeX(Zen)"
+ * with OPENBLAS_CORETYPE set (asked for, then taken), "MKL-AVX2", "BLIS-zen3". */
+static char label[96] = "OpenBLAS";
+static char detail[640];  /* the header's baseline line */
+static char lib_path[512];
+static gemm_fn *baseline_fn = gemm_openblas;
+static void (*lib_set_threads)(int);
+
+/* MKL: the functions of libmkl_rt that we call (mkl_service.h, mkl_cblas.h). */
+typedef struct mkl_version { /* MKLVersion; before 2025 PatchVersion was padding: same offsets */
+    int major, minor, update, patch;
+    const char *status, *build, *processor, *platform;
+} mkl_version;
+enum { MKL_THREADING_GNU = 3 };
+static void (*mkl_sgemm)(int layout, int ta, int tb, int M, int N, int K, float alpha,
+                         const float *A, int lda, const float *B, int ldb, float beta, float *C,
+                         int ldc);
+static void (*mkl_set_num_threads)(int);
+
+/* BLIS: its own typed API, bli_sgemm with a row and a column stride per matrix. Not its
+ * cblas_sgemm: that calls sgemm_, which the linker resolves to OpenBLAS's, loaded first. dim_t
+ * is 64 bits in the usual build; bli_info_get_int_type_size says which. */
+static void (*blis_sgemm64)(int ta, int tb, int64_t m, int64_t n, int64_t k, const float *alpha,
+                            const float *A, int64_t rsa, int64_t csa, const float *B, int64_t rsb,
+                            int64_t csb, const float *beta, float *C, int64_t rsc, int64_t csc);
+static void (*blis_sgemm32)(int ta, int tb, int32_t m, int32_t n, int32_t k, const float *alpha,
+                            const float *A, int32_t rsa, int32_t csa, const float *B, int32_t rsb,
+                            int32_t csb, const float *beta, float *C, int32_t rsc, int32_t csc);
+static void (*blis_set_threads64)(int64_t);
+static void (*blis_set_threads32)(int32_t);
+
+static void gemm_mkl(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                     int ldb, float beta, float *C, int ldc)
+{
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
+        return;
+    mkl_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, alpha, A, lda, B, ldb, beta, C,
+              ldc);
+}
+
+static void gemm_blis(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                      int ldb, float beta, float *C, int ldc)
+{
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
+        return;
+    if (blis_sgemm64) /* row-major: a row stride of ld, a column stride of 1; 0: no transpose */
+        blis_sgemm64(0, 0, M, N, K, &alpha, A, lda, 1, B, ldb, 1, &beta, C, ldc, 1);
+    else
+        blis_sgemm32(0, 0, M, N, K, &alpha, A, lda, 1, B, ldb, 1, &beta, C, ldc, 1);
+}
+
+static void mkl_threads(int t) { mkl_set_num_threads(t); }
+static void blis_threads(int t)
+{
+    if (blis_set_threads64)
+        blis_set_threads64(t);
+    else
+        blis_set_threads32(t);
+}
+
+/* dlopen the first of names[] found in dir ("" : the loader's own search, LD_LIBRARY_PATH
+ * first); the path it came from in lib_path. */
+static void *open_in(const char *dir, const char *const *names)
+{
+    for (; *names; names++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s%s%s", dir, *dir ? "/" : "", *names);
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        struct link_map *map = NULL;
+        if (h) {
+            snprintf(lib_path, sizeof lib_path, "%s",
+                     dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map && *map->l_name ? map->l_name
+                                                                                     : path);
+            return h;
+        }
+    }
+    return NULL;
+}
+
+/* The Python environment that `pip install mkl` put libmkl_rt in: <sys.prefix>/lib. */
+static void *open_in_python(const char *const *names)
+{
+    FILE *p = popen("python3 -c 'import sys; print(sys.prefix)' 2>/dev/null", "r");
+    char prefix[400] = "", dir[512];
+    if (!p)
+        return NULL;
+    int got = fgets(prefix, sizeof prefix, p) != NULL;
+    pclose(p);
+    prefix[strcspn(prefix, "\n")] = '\0';
+    if (!got || !*prefix)
+        return NULL;
+    snprintf(dir, sizeof dir, "%s/lib", prefix);
+    return open_in(dir, names);
+}
+
+static int missing(const char *lib, const char *why)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s: --baseline %s: %s: skipped\n", cli_prog, lib, why);
+    return 77;
+}
+
+/* MKL loads the kernels for this CPU on its first call, from one library per instruction set:
+ * libmkl_avx512.so, libmkl_avx2.so, libmkl_def.so (its default path) ... Which one it took is
+ * the code path it runs; found among the libraries the process has loaded. */
+static int mkl_kernel_lib(struct dl_phdr_info *info, size_t size, void *data)
+{
+    static const char *const not_kernels[] = {"rt", "core", "gnu_thread", "intel_thread",
+                                              "sequential", "tbb_thread", "intel_lp64",
+                                              "intel_ilp64", "vml_", "cdft", "blacs", "scalapack"};
+    const char *base = strrchr(info->dlpi_name, '/'), *isa;
+    (void)size;
+    base = base ? base + 1 : info->dlpi_name;
+    if (strncmp(base, "libmkl_", 7) != 0)
+        return 0;
+    isa = base + 7;
+    for (size_t i = 0; i < sizeof not_kernels / sizeof *not_kernels; i++)
+        if (strncmp(isa, not_kernels[i], strlen(not_kernels[i])) == 0)
+            return 0;
+    snprintf(data, 32, "%.*s", (int)strcspn(isa, "."), isa);
+    return 1;
+}
+
+static int load_mkl(void)
+{
+    static const char *const names[] = {"libmkl_rt.so.3", "libmkl_rt.so.2", "libmkl_rt.so", NULL};
+    const char *home = getenv("MKL_HOME");
+    char dir[512];
+    void *h;
+    if (home && *home) { /* MKL_HOME names the one to take */
+        snprintf(dir, sizeof dir, "%s/lib", home);
+        if (!(h = open_in(dir, names)) && !(h = open_in(home, names)))
+            return missing("mkl", "no libmkl_rt.so.3 or .so.2 in $MKL_HOME/lib or $MKL_HOME");
+    } else if (!(h = open_in("", names)) && !(h = open_in_python(names))) {
+        return missing("mkl", "libmkl_rt.so not found (make deps-mkl installs it from PyPI; "
+                              "or set MKL_HOME)");
+    }
+    mkl_sgemm = (__typeof__(mkl_sgemm))dlsym(h, "cblas_sgemm");
+    mkl_set_num_threads = (void (*)(int))dlsym(h, "MKL_Set_Num_Threads");
+    void (*get_version)(mkl_version *) = (void (*)(mkl_version *))dlsym(h, "MKL_Get_Version");
+    int (*set_layer)(int) = (int (*)(int))dlsym(h, "MKL_Set_Threading_Layer");
+    if (!mkl_sgemm || !mkl_set_num_threads || !get_version || !set_layer)
+        return missing("mkl", "libmkl_rt lacks cblas_sgemm or the MKL_* service functions");
+    /* Its GNU OpenMP layer runs on libgomp's threads, the pool our kernels use: with its own
+     * (Intel OpenMP), each pool's idle threads spin on the cores the other runs on next. */
+    const char *layer = getenv("MKL_THREADING_LAYER");
+    if (!(layer && *layer) && set_layer(MKL_THREADING_GNU) != MKL_THREADING_GNU)
+        return missing("mkl", "its GNU OpenMP threading layer (libmkl_gnu_thread) is missing");
+    mkl_version v;
+    memset(&v, 0, sizeof v);
+    get_version(&v);
+    float one = 1.0f;
+    mkl_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 1, 1, 1, 1.0f, &one, 1, &one, 1, 0.0f,
+              &one, 1); /* the first call picks and loads the kernels */
+    char isa[32] = "unknown";
+    dl_iterate_phdr(mkl_kernel_lib, isa);
+    snprintf(label, sizeof label, "MKL-%s", isa);
+    snprintf(detail, sizeof detail,
+             "MKL %d.%d Update %d (build %s), kernels libmkl_%s (for \"%s\"); threading %s; %s",
+             v.major, v.minor, v.update, v.build ? v.build : "?", isa,
+             v.processor ? v.processor : "?",
+             layer && *layer ? layer : "GNU OpenMP (libgomp: our kernels' pool)", lib_path);
+    baseline_fn = gemm_mkl;
+    lib_set_threads = mkl_threads;
+    return 0;
+}
+
+static int load_blis(void)
+{
+    static const char *const names[] = {"libblis.so.4", "libblis.so", NULL};
+    const char *home = getenv("BLIS_HOME");
+    char dir[512];
+    void *h;
+    if (home && *home) {
+        snprintf(dir, sizeof dir, "%s/lib", home);
+        if (!(h = open_in(dir, names)) && !(h = open_in(home, names)))
+            return missing("blis", "no libblis.so.4 in $BLIS_HOME/lib or $BLIS_HOME");
+    } else if (!(h = open_in("", names))) {
+        return missing("blis", "libblis.so.4 not found (make deps-blis installs it; or set "
+                               "BLIS_HOME)");
+    }
+    int (*int_size)(void) = (int (*)(void))dlsym(h, "bli_info_get_int_type_size");
+    char *(*version)(void) = (char *(*)(void))dlsym(h, "bli_info_get_version_str");
+    int (*arch_id)(void) = (int (*)(void))dlsym(h, "bli_arch_query_id");
+    char *(*arch_name)(int) = (char *(*)(int))dlsym(h, "bli_arch_string");
+    int (*openmp)(void) = (int (*)(void))dlsym(h, "bli_info_get_enable_openmp");
+    void *sgemm = dlsym(h, "bli_sgemm"), *threads = dlsym(h, "bli_thread_set_num_threads");
+    if (!int_size || !version || !arch_id || !arch_name || !openmp || !sgemm || !threads)
+        return missing("blis", "this libblis lacks bli_sgemm or the bli_info_* functions");
+    if (int_size() == 32) { /* (an int either way: the low half of a 64-bit return) */
+        blis_sgemm32 = (__typeof__(blis_sgemm32))sgemm;
+        blis_set_threads32 = (__typeof__(blis_set_threads32))threads;
+    } else {
+        blis_sgemm64 = (__typeof__(blis_sgemm64))sgemm;
+        blis_set_threads64 = (__typeof__(blis_set_threads64))threads;
+    }
+    const char *arch = arch_name(arch_id());
+    snprintf(label, sizeof label, "BLIS-%s", arch);
+    snprintf(detail, sizeof detail, "BLIS %s (kernels for %s, %s); %s", version(), arch,
+             openmp() & 1 ? "OpenMP" : "no OpenMP", lib_path);
+    baseline_fn = gemm_blis;
+    lib_set_threads = blis_threads;
+    return 0;
+}
+
+static void describe_openblas(void)
+{
+    const char *asked = getenv("OPENBLAS_CORETYPE"), *got = openblas_get_corename();
+    if (!asked || !*asked)
+        snprintf(label, sizeof label, "OpenBLAS");
+    else if (strcasecmp(asked, got) == 0)
+        snprintf(label, sizeof label, "OpenBLAS-%s", got);
+    else
+        snprintf(label, sizeof label, "OpenBLAS-%s(%s)", asked, got);
+    snprintf(detail, sizeof detail,
+             "%s (core %s, up to %d threads; run with the same thread count)",
+             openblas_get_config(), got, openblas_get_num_procs());
+}
+
+/* --baseline (o->baseline_lib, checked by cli_parse): load it, or exit 77 with one line. */
 static int cpu_init(const bench_opts *o)
 {
-    (void)o;
+    const char *lib = o->baseline_lib ? o->baseline_lib : "openblas";
+    if (!o->baseline)
+        return 0;
+    if (strcmp(lib, "mkl") == 0)
+        return load_mkl();
+    if (strcmp(lib, "blis") == 0)
+        return load_blis();
+    describe_openblas();
     return 0;
 }
 
@@ -29,9 +265,7 @@ static void cpu_print_header(FILE *f, const bench_opts *o)
 {
     fprintf(f, "%-10s %s, %d cores online\n", "cpu", sysinfo_cpu_model(), sysinfo_cores());
     if (o->baseline)
-        fprintf(f, "%-10s %s (core %s, up to %d threads; run with the same thread count)\n",
-                "baseline", openblas_get_config(), openblas_get_corename(),
-                openblas_get_num_procs());
+        fprintf(f, "%-10s %s\n", "baseline", detail);
     else
         fprintf(f, "%-10s none (--no-baseline)\n", "baseline");
     /* The pthread build's idle threads spin after each call, on the cores our OpenMP threads
@@ -39,7 +273,8 @@ static void cpu_print_header(FILE *f, const bench_opts *o)
     int several = 0;
     for (int t = 0; t < o->nthreads; t++)
         several |= o->threads[t] > 1;
-    if (o->baseline && several && !strstr(openblas_get_config(), "USE_OPENMP"))
+    if (o->baseline && baseline_fn == gemm_openblas && several &&
+        !strstr(openblas_get_config(), "USE_OPENMP"))
         fprintf(f, "%-10s this OpenBLAS is not the OpenMP build: its threads and ours take turns "
                    "spinning, and the ratios on several threads swing from run to run "
                    "(install libopenblas-openmp-dev and rebuild)\n", "warning");
@@ -49,6 +284,8 @@ static void cpu_set_threads(int t)
 {
     omp_set_num_threads(t);
     openblas_set_num_threads(t);
+    if (lib_set_threads)
+        lib_set_threads(t);
 }
 
 /* On the CPU the harness's host buffers are the kernel's buffers: nothing to move. */
@@ -62,14 +299,15 @@ static void cpu_nothing(bench_problem *p) { (void)p; }
 static double cpu_run(bench_problem *p, gemm_fn *fn)
 {
     if (!fn)
-        fn = gemm_openblas;
+        fn = baseline_fn;
     double t0 = timer_now();
     fn(p->M, p->N, p->K, p->alpha, p->A, p->lda, p->B, p->ldb, p->beta, p->C, p->ldc);
     return 1e3 * (timer_now() - t0);
 }
 
 const bench_backend openblas_backend = {
-    .baseline_name = "OpenBLAS",
+    .baseline_name = label,
+    .baselines = "openblas mkl blis",
     .init = cpu_init,
     .device_name = sysinfo_cpu_model,
     .print_header = cpu_print_header,

@@ -34,6 +34,7 @@ typedef struct bench_opts {
     double time_limit;   /* stop growing a variant's sizes once one run takes longer */
     float alpha, beta;
     int check, baseline, list;
+    const char *baseline_lib; /* --baseline: one of the backend's baselines (NULL: its first) */
     int pad;             /* lda = K + pad, ldb = ldc = N + pad */
     const char *csv;     /* --csv FILE; rows go to csv_out, opened by bench_open_csv */
     struct csv_file *csv_out;
@@ -60,6 +61,8 @@ typedef struct bench_problem {
 /* Where kernels run. NULL in stage_info means the CPU with OpenBLAS. */
 typedef struct bench_backend {
     const char *baseline_name;                 /* "OpenBLAS", "cuBLAS" (CSV column) */
+    const char *baselines;                     /* what --baseline may name, "openblas mkl blis";
+                                                  NULL: the one above, no choice */
     int (*init)(const bench_opts *o);          /* 0, or 77 to skip (no device) */
     const char *(*device_name)(void);          /* CPU model or GPU name, for the CSV */
     void (*print_header)(FILE *f, const bench_opts *o);

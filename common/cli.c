@@ -170,6 +170,8 @@ static void usage(const stage_info *st)
            "  --pad P               leading dimensions P larger than the widths (lda = K+P)\n"
            "  --check | --no-check  verify against the double-precision reference (default on)\n"
            "  --no-baseline         skip the vendor library\n"
+           "  --baseline LIB        the CPU stages' library: openblas (default), mkl or blis;\n"
+           "                        exit 77 when it is not installed (make deps-mkl, deps-blis)\n"
            "  --csv FILE            append result rows to FILE (created with its header; a file\n"
            "                        with another header is refused); --csv - writes the rows to\n"
            "                        standard output and the table to standard error\n"
@@ -329,6 +331,21 @@ int cli_common_option(bench_opts *o, const char *a, const char *val)
     return 1;
 }
 
+/* --baseline LIB: one of the words of the backend's baselines, else exit 2. */
+static const char *baseline_choice(const stage_info *st, const char *lib)
+{
+    const char *list = st->backend ? st->backend->baselines : NULL;
+    if (!list)
+        cli_die("--baseline: %s has a baseline of its own (%s); openblas, mkl and blis are the "
+                "CPU GEMM stages' choices", st->stage,
+                st->backend ? st->backend->baseline_name : "see --help");
+    size_t n = strlen(lib);
+    for (const char *w = list; *w; w += strcspn(w, " "), w += strspn(w, " "))
+        if (n > 0 && strncmp(w, lib, n) == 0 && (w[n] == ' ' || w[n] == '\0'))
+            return lib;
+    cli_die("--baseline: '%s' is not one of: %s", lib, list);
+}
+
 void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
 {
     cli_start(o, argv[0], st->nvariants);
@@ -362,6 +379,8 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
                 o->thread_list = cli_value(a, val); /* a list of GPU counts, swept like threads */
             else
                 o->gpus = (int)cli_long("--gpus", cli_value(a, val), 1, 1024);
+        } else if (!strcmp(a, "--baseline")) {
+            o->baseline_lib = baseline_choice(st, cli_value(a, val));
         } else if (!strcmp(a, "--edges")) {
             o->edges = 1;
             took = 1;

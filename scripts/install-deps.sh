@@ -6,10 +6,35 @@
 #   CUDA (nvcc, cuBLAS) is optional: the GPU stages build when nvcc is found.
 # On Debian/Ubuntu, as root (or with sudo), missing packages are installed with apt-get.
 # `--check` only reports. Exit status 0 when everything is there.
+# `--mkl` (make deps-mkl) and `--blis` (make deps-blis) install only the optional baselines of
+# --baseline mkl|blis, and only when asked: MKL from PyPI (mkl, mkl-include) for the PATH's
+# python3, where the harness looks (<sys.prefix>/lib); BLIS's OpenMP build from apt (its threads
+# are our kernels' threads, as for OpenBLAS). make test never installs them.
 set -u
 check_only=0
 [ "${1:-}" = "--check" ] && check_only=1
 cd "$(dirname "$0")/.."
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
+
+case "${1:-}" in
+--mkl)
+    echo "install-deps: python3 -m pip install mkl mkl-include"
+    python3 -m pip install -q mkl mkl-include && exit 0
+    echo "install-deps: pip failed; install MKL (PyPI mkl, or Intel's oneAPI) and set MKL_HOME to the"
+    echo "  folder whose lib/ holds libmkl_rt.so.3 (or .so.2)"
+    exit 1 ;;
+--blis)
+    if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ -n "$SUDO" ]; }; then
+        echo "install-deps: apt-get install libblis4-openmp"
+        $SUDO apt-get update -qq >/dev/null 2>&1 || true
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libblis4-openmp >/dev/null && exit 0
+    fi
+    echo "install-deps: please install BLIS (Debian/Ubuntu: libblis4-openmp; or build it and set"
+    echo "  BLIS_HOME to the folder whose lib/ holds libblis.so.4)"
+    exit 1 ;;
+esac
 
 missing_pkgs=""
 need() { missing_pkgs="$missing_pkgs $1"; }
@@ -40,9 +65,6 @@ printf '#include <isa-l/erasure_code.h>\nint main(void){return 0;}\n' |
 printf 'void psgemm_(void);\nint main(void){psgemm_();return 0;}\n' |
     gcc -x c - -o /dev/null -lscalapack-openmpi $(mpicc --showme:link 2>/dev/null) >/dev/null 2>&1 ||
     need libscalapack-openmpi-dev
-
-SUDO=""
-[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
 
 # Optional, for make test's tests/portability.sh (stage 05 built for an x86 CPU without AVX-512
 # and for ARM, run under qemu); without them those checks are skipped, so --check does not ask

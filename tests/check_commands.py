@@ -184,7 +184,7 @@ def program_of(path):
     """the stage (dir, prog, kind) a binary path belongs to, or None"""
     base = os.path.basename(path)
     p = path[2:] if path.startswith("./") else path
-    if p.startswith("build/grade/") or p.startswith("build/asan/") or p.startswith("build/blis/"):
+    if p.startswith("build/grade/") or p.startswith("build/asan/"):
         p = p.split("/", 2)[2]
     d = os.path.dirname(p)
     if base in STAGES and (d == STAGES[base][0] or not d.startswith(tuple("0123456789"))):
@@ -292,9 +292,9 @@ def make_scratch():
         f.write('#!/bin/sh\nexit 0\n')
     for n in ("flock", "make"):
         os.chmod(os.path.join(stub, n), 0o755)
-    # every stage binary (and build/peak, 05's BLIS build) becomes a shim that shrinks its
+    # every stage binary (and build/peak) becomes a shim that shrinks its
     # arguments, so that a script that runs a program without the lock runs it small too
-    progs = [os.path.join(d, p) for p, (d, _) in STAGES.items()] + ["build/peak", "build/blis/05_simd/simd"]
+    progs = [os.path.join(d, p) for p, (d, _) in STAGES.items()] + ["build/peak"]
     for rel in progs:
         path = os.path.join(tree, rel)
         if not os.path.isfile(path):

@@ -6,6 +6,8 @@
 #      empty and negative sizes, NaN/Inf propagation, overflow; common/edges.h)
 #   3. bad input: one line on stderr, exit status 2, nothing on stdout; the CSV files and the
 #      command line's edges (tests/csv-cli.sh)
+#      --baseline openblas|mkl|blis: checked rows, or exit 77 where not installed; bogus: exit 2
+#      (tests/baselines.sh)
 #   4. the CPU stages again under AddressSanitizer + UndefinedBehaviorSanitizer
 #   5. the harness catches planted bugs (tests/planted): a test that cannot fail proves nothing
 #   6. each untouched exercise fails its checks cleanly (exit 1, FAIL lines, no crash)
@@ -84,6 +86,9 @@ done <<<"$stages"
 
 echo "== CSV files and command-line edges (tests/csv-cli.sh; logs in $LOG/csv-cli/)"
 run_checker csv-cli tests/csv-cli.sh "$LOG/csv-cli.out"
+
+echo "== --baseline openblas|mkl|blis (tests/baselines.sh; logs in $LOG/baselines/)"
+run_checker baselines tests/baselines.sh "$LOG/baselines.out"
 
 echo "== planted bugs"
 # each broken kernel must FAIL its check or the edge suite; the correct one must PASS both

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# tests/baselines.sh: --baseline openblas|mkl|blis in every CPU GEMM stage, without installing
+# anything. Where MKL or BLIS is installed the run must check its rows and name the library in the
+# CSV's baseline column; where it is not, exit 77 with one line on stderr and nothing on stdout.
+# MKL_HOME and BLIS_HOME pointing at an empty folder take the "not installed" path even where
+# the library is there. --baseline bogus, or any --baseline in a stage with one baseline of its
+# own (the GPU stages, 13), exits 2 with one line. And one thing that skewed every ratio at small
+# sizes: 05 read the cache sizes from sysfs at every call (counted with strace where there is one).
+# Prints PASS:/FAIL:/SKIP: lines (tests/run-tests.sh tallies them); exits 0.
+set -u
+cd "$(dirname "$0")/.."
+LOG=build/test-logs/baselines
+rm -rf "$LOG"
+mkdir -p "$LOG"
+EMPTY=$(mktemp -d)
+trap 'rmdir "$EMPTY"' EXIT
+
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; }
+skip() { echo "SKIP: $*"; }
+
+# run NAME COMMAND...: stdout in $LOG/NAME.out, stderr in $LOG/NAME.err; sets rc
+run() {
+    local name=$1
+    shift
+    "$@" >"$LOG/$name.out" 2>"$LOG/$name.err"
+    rc=$?
+}
+
+# skipped DESC NAME: the last run exited 77 with one line on stderr, nothing on stdout
+skipped() {
+    if [ "$rc" -eq 77 ] && [ "$(wc -l <"$LOG/$2.err")" -eq 1 ] && [ ! -s "$LOG/$2.out" ]; then
+        pass "$1: exit 77: $(cat "$LOG/$2.err")"
+    else
+        fail "$1: exit $rc, $(wc -l <"$LOG/$2.err") stderr lines (want 77 and 1; $LOG/$2.*)"
+    fi
+}
+
+# refused DESC NAME WANT COMMAND...: exit 2, one line on stderr matching WANT (a grep -E
+# pattern), nothing on stdout
+refused() {
+    local desc=$1 name=$2 want=$3
+    shift 3
+    run "$name" "$@"
+    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$LOG/$name.err")" -eq 1 ] &&
+        grep -qE -- "$want" "$LOG/$name.err" && [ ! -s "$LOG/$name.out" ]; then
+        pass "$desc: exit 2: $(cat "$LOG/$name.err")"
+    else
+        fail "$desc: exit $rc (want 2, one line matching '$want'; $LOG/$name.*)"
+    fi
+}
+
+declare -A prefix=([openblas]=OpenBLAS [mkl]=MKL- [blis]=BLIS-)
+cpu_stages=$(make -s list-stages | awk '$3 == "cpu" {print $1 "/" $2}')
+for bin in $cpu_stages; do
+    dir=${bin%/*} prog=${bin#*/}
+    [ -f "$dir/custom-tests.sh" ] && continue # not a float GEMM (11): no BLAS baseline
+    if [ ! -x "$bin" ]; then
+        fail "$dir: $bin not built"
+        continue
+    fi
+    for lib in openblas mkl blis; do
+        name=$prog-$lib
+        run "$name" "$bin" --baseline "$lib" --variant all --sizes 1,7x13x5,33 --reps 1 \
+            --threads 2 --beta 0.5 --csv -
+        if [ "$rc" -eq 77 ] && [ "$lib" != openblas ]; then
+            skipped "$dir: --baseline $lib, not installed here" "$name"
+        elif [ "$rc" -ne 0 ]; then
+            fail "$dir: --baseline $lib: exit $rc (see $LOG/$name.*)"
+        else
+            # every row names the library; its own row is there, every variant's row checked
+            cols=$(awk -F, 'NR > 1 {print $11}' "$LOG/$name.out" | sort -u)
+            own=$(awk -F, -v b="$cols" 'NR > 1 && $2 == tolower(b)' "$LOG/$name.out" | wc -l)
+            unchecked=$(awk -F, -v b="$cols" 'NR > 1 && $2 != tolower(b) && $14 != "PASS"' \
+                "$LOG/$name.out" | wc -l)
+            case $cols in
+                "${prefix[$lib]}"*)
+                    if [ "$(echo "$cols" | wc -l)" -eq 1 ] && [ "$own" -ge 3 ] && [ "$unchecked" -eq 0 ]; then
+                        pass "$dir: --baseline $lib: checked rows against $cols"
+                    else
+                        fail "$dir: --baseline $lib: baseline column '$cols', $own rows of its own (want 3 or more: 03 and 04 run twice), $unchecked rows not PASS ($LOG/$name.out)"
+                    fi ;;
+                *) fail "$dir: --baseline $lib: the baseline column says '$cols', not ${prefix[$lib]}... ($LOG/$name.out)" ;;
+            esac
+        fi
+    done
+    # the library held to BLAS's rules at the edges, as OpenBLAS is (common/edges.c)
+    for lib in mkl blis; do
+        run "$prog-$lib-edges" "$bin" --baseline "$lib" --edges --variant all
+        case $rc in
+            0) pass "$dir: --baseline $lib --edges: the library meets the BLAS rules" ;;
+            77) skipped "$dir: --baseline $lib --edges, not installed here" "$prog-$lib-edges" ;;
+            *) fail "$dir: --baseline $lib --edges: exit $rc ($LOG/$prog-$lib-edges.*)" ;;
+        esac
+    done
+    run "$prog-mkl-home" env MKL_HOME="$EMPTY" "$bin" --baseline mkl -m 7
+    skipped "$dir: MKL_HOME without MKL" "$prog-mkl-home"
+    run "$prog-blis-home" env BLIS_HOME="$EMPTY" "$bin" --baseline blis -m 7
+    skipped "$dir: BLIS_HOME without BLIS" "$prog-blis-home"
+    refused "$dir: --baseline bogus" "$prog-bogus" "--baseline: 'bogus' is not one of" \
+        "$bin" --baseline bogus -m 7
+    refused "$dir: --baseline with no value" "$prog-novalue" "--baseline needs a value" \
+        "$bin" -m 7 --baseline
+done
+
+# MKL itself ran the baseline's calls: its verbose mode logs each one (as column-major, N x M)
+run simd-mkl-verbose env MKL_VERBOSE=1 05_simd/simd --baseline mkl -m 33 -n 17 -k 5 --reps 1
+case $rc in
+    0) if grep -q 'MKL_VERBOSE SGEMM(N,N,17,33,5,' "$LOG/simd-mkl-verbose.out"; then
+           pass "05_simd: --baseline mkl: MKL_VERBOSE shows MKL's sgemm running the 33x17x5 call"
+       else
+           fail "05_simd: --baseline mkl: no MKL_VERBOSE SGEMM(N,N,17,33,5,...) line ($LOG/simd-mkl-verbose.out)"
+       fi ;;
+    77) skip "05_simd: MKL not installed here: its calls not traced" ;;
+    *) fail "05_simd: MKL_VERBOSE=1 --baseline mkl: exit $rc ($LOG/simd-mkl-verbose.*)" ;;
+esac
+
+# 05's loops ask for the cache sizes at every call; sysfs is read once per process (each read
+# cost about 0.25 ms a call: 0.05x OpenBLAS at 64^3, 8% at 512^3). Counted, not timed.
+if command -v strace >/dev/null 2>&1; then
+    strace -f -e trace=openat -o "$LOG/simd-strace.txt" 05_simd/simd --variant all --sizes 33 \
+        --reps 20 --no-baseline >/dev/null 2>&1
+    opens=$(grep -c 'cpu0/cache' "$LOG/simd-strace.txt")
+    if [ "$opens" -le 40 ]; then
+        pass "05_simd: the cache sizes read from sysfs once ($opens opens for 100+ calls)"
+    else
+        fail "05_simd: $opens opens of sysfs cache files for 100+ calls: read at every call ($LOG/simd-strace.txt)"
+    fi
+else
+    skip "05_simd: no strace here: sysfs reads not counted"
+fi
+
+# stages with a baseline of their own refuse the option, before looking for a device
+for bin in $(make -s list-stages | awk '$3 == "gpu" {print $1 "/" $2}') 13_distributed/distributed; do
+    if [ -x "$bin" ]; then
+        refused "${bin%/*}: --baseline mkl (one baseline of its own)" "${bin##*/}-mkl" \
+            "--baseline: .* has a baseline of its own" "$bin" --baseline mkl -m 7
+    else
+        skip "${bin%/*}: not built"
+    fi
+done
+exit 0
