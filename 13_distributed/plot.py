@@ -180,7 +180,10 @@ def gammas(rows):
     for r in rows:
         if r["variant"] != "local_only":
             continue
-        g = r["ms_median"] * 1e-3 / (2.0 * r["m"] * r["n"] * r["k"])
+        # each rank multiplies its own blocks: seconds per flop of rank (0, 0)'s share
+        pr, pc = grid_of(r)
+        m, n = local_count(r["m"], r["nb"], 0, pr), local_count(r["n"], r["nb"], 0, pc)
+        g = r["ms_median"] * 1e-3 / (2.0 * m * n * r["k"])
         if r["grid"] == "1x1":
             alone[(r["m"], r["n"], r["k"], r["threads"])].append(g)
         else:
