@@ -270,9 +270,18 @@ static void cpu_print_header(FILE *f, const bench_opts *o)
         fprintf(f, "%-10s none (--no-baseline)\n", "baseline");
     /* The pthread build's idle threads spin after each call, on the cores our OpenMP threads
      * need next (and ours on its): the Makefile links the OpenMP build where it is installed. */
-    int several = 0;
-    for (int t = 0; t < o->nthreads; t++)
+    int several = 0, most = 1;
+    for (int t = 0; t < o->nthreads; t++) {
         several |= o->threads[t] > 1;
+        most = o->threads[t] > most ? o->threads[t] : most;
+    }
+    /* OpenBLAS counts the processors once, as it loads, in the CPU mask it was started with:
+     * under OMP_PROC_BIND or taskset that can be one core, and it never runs on more threads. */
+    if (o->baseline && baseline_fn == gemm_openblas && most > openblas_get_num_procs())
+        fprintf(f, "%-10s OpenBLAS counted %d processor(s) as it loaded (a CPU binding was in force: "
+                   "OMP_PROC_BIND, OMP_PLACES, taskset) and runs on at most that many threads: "
+                   "rows on more threads compare ours with its %d\n", "warning",
+                openblas_get_num_procs(), openblas_get_num_procs());
     if (o->baseline && baseline_fn == gemm_openblas && several &&
         !strstr(openblas_get_config(), "USE_OPENMP"))
         fprintf(f, "%-10s this OpenBLAS is not the OpenMP build: its threads and ours take turns "

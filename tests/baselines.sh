@@ -115,6 +115,28 @@ case $rc in
     *) fail "05_simd: MKL_VERBOSE=1 --baseline mkl: exit $rc ($LOG/simd-mkl-verbose.*)" ;;
 esac
 
+# OpenBLAS counts its processors as it loads: under a CPU binding (OMP_PROC_BIND binds the
+# first thread before OpenBLAS loads) a pthread build sees one core and never runs on two. The
+# header must say so when the rows ask for more threads than it counted.
+pthread_dir=$(ls -d /usr/lib/*/openblas-pthread 2>/dev/null | head -n 1)
+if [ -n "$pthread_dir" ] && [ -f "$pthread_dir/libopenblas.so.0" ]; then
+    run simd-bound env LD_LIBRARY_PATH="$pthread_dir" OMP_PROC_BIND=close OMP_PLACES=cores \
+        05_simd/simd --variant all -m 33 --reps 1 --threads 1,2
+    if grep -q '^warning *OpenBLAS counted 1 processor' "$LOG/simd-bound.out"; then
+        pass "05_simd: a bound pthread OpenBLAS: the header says it runs on 1 thread"
+    else
+        fail "05_simd: OMP_PROC_BIND with the pthread OpenBLAS: no warning that it runs on 1 thread ($LOG/simd-bound.out)"
+    fi
+    run simd-unbound env LD_LIBRARY_PATH="$pthread_dir" 05_simd/simd --variant all -m 33 --reps 1 --threads 1,2
+    if [ "$(nproc)" -ge 2 ] && grep -q 'OpenBLAS counted' "$LOG/simd-unbound.out"; then
+        fail "05_simd: the thread-count warning without a binding ($LOG/simd-unbound.out)"
+    else
+        pass "05_simd: no thread-count warning without a binding"
+    fi
+else
+    skip "05_simd: no pthread OpenBLAS here: the thread-count warning not tried"
+fi
+
 # 05's loops ask for the cache sizes at every call; sysfs is read once per process (each read
 # cost about 0.25 ms a call: 0.05x OpenBLAS at 64^3, 8% at 512^3). Counted, not timed.
 if command -v strace >/dev/null 2>&1; then
