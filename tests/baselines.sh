@@ -15,17 +15,8 @@ mkdir -p "$LOG"
 EMPTY=$(mktemp -d)
 trap 'rmdir "$EMPTY"' EXIT
 
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
-skip() { echo "SKIP: $*"; }
-
-# run NAME COMMAND...: stdout in $LOG/NAME.out, stderr in $LOG/NAME.err; sets rc
-run() {
-    local name=$1
-    shift
-    "$@" >"$LOG/$name.out" 2>"$LOG/$name.err"
-    rc=$?
-}
+# shellcheck source=tests/checker-lib.sh
+. tests/checker-lib.sh
 
 # skipped DESC NAME: the last run exited 77 with one line on stderr, nothing on stdout
 skipped() {

@@ -24,17 +24,8 @@ trap 'rm -rf "$T"' EXIT
 DATE_RE='^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z$' # mawk: no {4}
 LAST_RE=$DATE_RE
 
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
-skip() { echo "SKIP: $*"; }
-
-# run NAME PROGRAM ARGS...: stdout in $LOG/NAME.out, stderr in $LOG/NAME.err; sets rc
-run() {
-    local name=$1
-    shift
-    "$@" >"$LOG/$name.out" 2>"$LOG/$name.err"
-    rc=$?
-}
+# shellcheck source=tests/checker-lib.sh
+. tests/checker-lib.sh
 
 # refused DESC NAME PROGRAM ARGS...: exit 2, one line on stderr, nothing on stdout
 refused() {

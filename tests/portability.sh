@@ -28,9 +28,8 @@ FLAGS="-std=c11 -O2 -ffp-contract=fast -fopenmp -Wall -Wextra -Wno-missing-field
 SHAPES="1,7x13x5,31,33,1x97x13,97x1x13,13x97x1,67x73x71,70x300x600"
 OPTION_SETS=("--threads 1,2" "--alpha -1.5 --beta 0.5 --pad 3 --threads 2")
 
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
-skip() { echo "SKIP: $*"; }
+# shellcheck source=tests/checker-lib.sh
+. tests/checker-lib.sh
 
 # A copy of what stage 05 is built from (the stages it uses, 05_simd_USES and theirs), built
 # there with other flags (build/rel stays as it is).
