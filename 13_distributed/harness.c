@@ -47,17 +47,11 @@ const char *csv_problem(const char *path, const char *header)
     return NULL;
 }
 
-typedef struct row {
-    const char *variant;
-    const gemm_shape *s;
-    int threads, reps, checked;
-    double ms_median, ms_min, base_ms;
-    verify_result vr;
-    const char *device, *compiler;
-} row;
+typedef bench_row row;
 
 
-static void csv_row(const bench_opts *o, const row *r)
+/* device, compiler: where the row ran (the CPU or the GPU) and what built it */
+static void csv_row(const bench_opts *o, const row *r, const char *device, const char *compiler)
 {
     if (me != 0 || !o->csv)
         return;
@@ -68,8 +62,8 @@ static void csv_row(const bench_opts *o, const row *r)
         fputs(csv_header, f);
     char date[32], base[32] = "", err[32] = "", line[1024], dev[256], comp[128];
     /* (a comma in a device's name would shift the columns) */
-    snprintf(dev, sizeof dev, "%s", r->device);
-    snprintf(comp, sizeof comp, "%s", r->compiler);
+    snprintf(dev, sizeof dev, "%s", device);
+    snprintf(comp, sizeof comp, "%s", compiler);
     for (char *c = dev; *c; c++)
         *c = *c == ',' ? ' ' : *c;
     for (char *c = comp; *c; c++)
@@ -425,9 +419,7 @@ int run_sizes(const bench_opts *o, const variant *vars, int nvars)
                                var->name);
                     continue;
                 }
-                row r = {var->name, s, o->threads[ti], 0, 0, 0, 0, 0, {0},
-                         var->gpu ? gpu_device_name() : cpu_device,
-                         var->gpu ? gpu_compiler() : cpu_compiler};
+                row r = {var->name, s, o->threads[ti], 0, 0, 0, 0, 0, {0}};
                 const int check = o->check && !var->unchecked;
                 const int with_base = o->baseline && !var->gpu && !var->unchecked;
                 const double warm = checked_run(&z, var, check, &r.vr);
@@ -458,7 +450,8 @@ int run_sizes(const bench_opts *o, const variant *vars, int nvars)
                 r.ms_median = timer_median(tv, n);
                 r.base_ms = with_base ? timer_median(tb, n) : 0;
                 print_row(&r);
-                csv_row(o, &r);
+                csv_row(o, &r, var->gpu ? gpu_device_name() : cpu_device,
+                        var->gpu ? gpu_compiler() : cpu_compiler);
                 if (r.checked)
                     r.vr.pass ? npass++ : nfail++;
                 if (with_base) {
@@ -473,12 +466,11 @@ int run_sizes(const bench_opts *o, const variant *vars, int nvars)
                 }
             }
             if (nbase > 0) { /* PSGEMM's row: every sample taken at this size */
-                row r = {"psgemm", s, o->threads[ti], nbase, base_checked, 0, 0, 0, base_vr,
-                         cpu_device, cpu_compiler};
+                row r = {"psgemm", s, o->threads[ti], nbase, base_checked, 0, 0, 0, base_vr};
                 r.ms_min = timer_min(base_all, nbase);
                 r.ms_median = timer_median(base_all, nbase);
                 print_row(&r);
-                csv_row(o, &r);
+                csv_row(o, &r, cpu_device, cpu_compiler);
                 if (base_checked)
                     base_vr.pass ? npass++ : nfail++;
             }

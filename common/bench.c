@@ -60,13 +60,7 @@ static const char *kernel_compiler(const bench_backend *be)
 /* --include-transfers times something else than the kernel alone: every name says so. */
 static const char *name_suffix(const bench_opts *o) { return o->include_transfers ? "+transfers" : ""; }
 
-typedef struct row {
-    const char *variant;
-    const gemm_shape *s;
-    int threads, reps, checked;
-    double ms_median, ms_min, base_ms;
-    verify_result vr;
-} row;
+typedef bench_row row;
 
 #define CSV_HEADER                                                                           \
     "stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,baseline_gflops,"      \

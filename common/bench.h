@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "bench_types.h"
+#include "verify.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +27,16 @@ extern "C" {
 /* Parse the command line and run: exit status 0 all checks passed, 1 some failed,
  * 2 bad input, 77 skipped (no device). */
 int bench_main(const stage_info *st, int argc, char **argv);
+
+/* One result: a variant at one size and thread count, what a row of the table and of the CSV
+ * say (bench.c's, and stage 13's MPI harness's). base_ms > 0: the baseline's median beside it. */
+typedef struct bench_row {
+    const char *variant;
+    const gemm_shape *s;
+    int threads, reps, checked;
+    double ms_median, ms_min, base_ms;
+    verify_result vr;
+} bench_row;
 
 /* The parts of bench_main, for stages that loop over their own parameters
  * (a tile-size sweep): run every selected variant of st over o's shapes.
