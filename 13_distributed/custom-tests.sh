@@ -185,6 +185,23 @@ else
     done
     [ $n_bad -eq 0 ] && ok "plot.py: one argument, a missing file, a foreign header -> exit 2, one line" ||
         bad "plot.py: $n_bad bad inputs not refused with exit 2 and one line"
+    # a summa rerun beside --slices (no PSGEMM alternated) stays out of the targets' medians,
+    # and the sliced summa_overlap is held to the model
+    mkdir -p "$LOG/fix"
+    h="stage,variant,m,n,k,grid,ranks,threads,nb,reps,ms_median,ms_min,gflops,baseline,baseline_gflops"
+    h="$h,max_err_ratio,check,device,compiler,git,date"
+    row() { printf '13_distributed,%s,1024,1024,1024,2x2,4,4,256,1,%s,%s,%s,%s,%s,0,%s,cpu,gcc,0,0\n' "$@"; }
+    { echo "$h"; row summa 200 200 10.0 psgemm 5.0 PASS; row summa 70 70 30.0 "" "" PASS
+      row summa_overlap+slices1 100 100 20.0 "" "" PASS; row local_only 90 90 23.0 "" "" -
+    } >"$LOG/fix/13_distributed.csv"
+    { echo "stage,transport,op,ranks,bytes,reps,us_median,us_min,gbytes_s,device,git,date"
+      echo "13_distributed,mpi,bcast_row,2,8,1,1,1,0,cpu,0,0"
+      echo "13_distributed,mpi,bcast_row,2,33554432,1,1000,1000,0,cpu,0,0"; } >"$LOG/fix/13_distributed_comm.csv"
+    "$PY" 13_distributed/plot.py --table "$LOG/fix/13_distributed.csv" >"$LOG/fix/table.out" 2>&1
+    grep -q '^| 1024 | 2x2 | 4 x 4 | summa | 10.0 | 2.00x |' "$LOG/fix/table.out" &&
+        grep -q '^| summa_overlap+slices1 | 1024 | 2x2 | 4 x 4 | 256 | 100.0 |' "$LOG/fix/table.out" &&
+        ok "plot.py: targets from summa's PSGEMM-alternated rows; --slices runs held to the model" ||
+        bad "plot.py --table on $LOG/fix/13_distributed.csv (see $LOG/fix/table.out)"
 fi
 
 # the sanitizers (no CUDA in this build), 4 ranks
