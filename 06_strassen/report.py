@@ -20,6 +20,7 @@ A missing CSV skips its table.
 import csv
 import os
 import statistics
+import subprocess
 import sys
 from collections import defaultdict
 
@@ -178,9 +179,13 @@ def charts(machine, cross, err):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("(no matplotlib: charts skipped)")
+        # the PATH's python3 may lack it where another one has it (pyenv beside the system's)
+        other = subprocess.run(["scripts/find-python.sh"], capture_output=True, text=True).stdout.strip()
+        print(f"(no matplotlib in {sys.executable}: charts skipped"
+              + (f"; {other} {' '.join(sys.argv)} draws them)" if other else ")"))
         return
-    out = f"docs/figures/{machine}"
+    # your own runs' charts stay beside their CSVs, out of the tracked docs/figures/
+    out = "results/local" if machine == "local" else f"docs/figures/{machine}"
     os.makedirs(out, exist_ok=True)
     if cross:
         ratio, sizes, variants = cross

@@ -54,10 +54,20 @@ for v in $("$sol" --list | grep -v '\[not here' | awk '{print $1}'); do
     if awk -F'\t' -v v="$v" '$1 == v && $4 == "FAIL" { bad = 1 } $1 == v { seen = 1 } END { exit !(bad || !seen) }' "$rows"; then
         printf "  %-16s not timed: fix its checks first\n" "$v"; continue
     fi
-    t_sol=$("$sol" --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null | awk -v v="$v" '$1 == v {print $6}')
-    t_ex=$("$ex" --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null | awk -v v="$v" '$1 == v {print $6}')
-    [ -n "$t_sol" ] && [ -n "$t_ex" ] &&
-        awk -v v="$v" -v a="$t_ex" -v b="$t_sol" 'BEGIN { printf "  %-16s %9.2f GFLOP/s, solution %9.2f: %.2fx\n", v, a, b, (b > 0 ? a / b : 0) }'
+    # three rounds, solution then exercise, each under the benchmark lock: on a shared machine
+    # one pair of runs of the same code can differ by 4x, the medians of three pairs much less
+    times=""
+    for round in 1 2 3; do
+        t_sol=$(scripts/bench-lock "$sol" --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null | awk -v v="$v" '$1 == v {print $6}')
+        t_ex=$(scripts/bench-lock "$ex" --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null | awk -v v="$v" '$1 == v {print $6}')
+        [ -n "$t_sol" ] && [ -n "$t_ex" ] && times="$times$t_ex $t_sol"$'\n'
+    done
+    [ -n "$times" ] && printf '%s' "$times" | awk -v v="$v" '{ a[++n] = $1; b[n] = $2 }
+        function median(x,  i, j, t) {
+            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+            return x[int((n + 1) / 2)] }
+        END { e = median(a); s = median(b)
+              printf "  %-16s %9.2f GFLOP/s, solution %9.2f: %.2fx (medians of %d alternating runs)\n", v, e, s, (s > 0 ? e / s : 0), n }'
 done
 rm -f "$report" "$rows"
 [ "$good" -eq "$total" ] && [ "$total" -gt 0 ]
