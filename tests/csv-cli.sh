@@ -156,11 +156,16 @@ if [ -n "$NO512" ]; then
         05_simd/simd --variant avx512_6x64 -m 8 --csv "$T/no/such/x.csv"
 fi
 
-# ---- --variant "" and "," in every program
+# ---- --variant "" and "," in every program; a --csv it cannot write, before any device is
+# asked (a GPU stage with a main of its own once skipped with 77 and dropped every row)
 while read -r dir prog kind; do
     [ -x "$dir/$prog" ] || continue
     refused "$dir: --variant ''" "$prog-variant-empty" "$dir/$prog" --variant ""
     refused "$dir: --variant ','" "$prog-variant-comma" "$dir/$prog" --variant ,
+    size=(-m 7)
+    [ "$dir" = 11_gf256 ] && size=(--len 64)
+    refused "$dir: --csv in a folder that does not exist" "$prog-csv-nodir" \
+        "$dir/$prog" "${size[@]}" --csv "$T/no/such/x.csv"
 done < <(make -s list-stages)
 
 # ---- --alpha / --beta that are not finite floats
