@@ -4,7 +4,7 @@
 Usage:  plot_scaling.py FOLDER [OUT.png] [--table]
 
 FOLDER holds 05_simd_scaling.csv, 04_threads_scaling.csv and 05_simd_baselines_peak.csv (what
-bench-host.sh writes; the reference run is results/h100). Draws GFLOP/s against threads: 05's
+bench-host.sh writes; the reference run is results/h100/05_host). Draws GFLOP/s against threads: 05's
 best variant and 04's omp_tiled_dyn at each size, each with its one-thread rate times the threads
 (dotted), MKL where it ran, OpenBLAS where its rows are a same-thread comparison, and the FMA
 peak (build/peak: one core times the threads, and all cores together, as measured). --table
