@@ -128,7 +128,7 @@ def main(argv):
     ticks = [32, 64, 128, 256, 512, 1024, 2048]
     ax.set_yticks(ticks)
     ax.set_yticklabels([str(t) for t in ticks])
-    ax.set_xlabel("threads (one per core)")
+    ax.set_xlabel("threads (the host has 16 cores, one thread each)")
     ax.set_ylabel("GFLOP/s (dotted: one thread's rate x threads)")
     cpu = next((r["device"] for r in read(os.path.join(folder, "05_simd_scaling.csv"))), "")
     ax.set_title(f"Stages 04 and 05 on 1-16 cores ({cpu}), against MKL and OpenBLAS", fontsize=10)

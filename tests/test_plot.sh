@@ -11,29 +11,16 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 plot="$root/plots/plot.py"
 fixture="$root/tests/fixtures/results"
 
-# The python3 on PATH may lack matplotlib (a pyenv, say); Debian's has it.
-PY=python3
-if ! "$PY" -c 'import matplotlib' 2>/dev/null; then
-    PY=/usr/bin/python3
-    if ! "$PY" -c 'import matplotlib' 2>/dev/null; then
-        echo "SKIP: no python3 with matplotlib (apt install python3-matplotlib)"
-        exit 77
-    fi
-fi
+# The python3 on PATH may lack matplotlib (a pyenv, say): the one that has it.
+PY=$("$root/scripts/find-python.sh") || {
+    echo "SKIP: no python3 with matplotlib (apt install python3-matplotlib)"
+    exit 77
+}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-check() { # check DESCRIPTION COMMAND...: PASS if the command succeeds
-    desc=$1
-    shift
-    if "$@"; then
-        echo "PASS: $desc"; passed=$((passed + 1))
-    else
-        echo "FAIL: $desc"; failed=$((failed + 1))
-    fi
-}
+# shellcheck source=tests/checker-lib.sh
+. "$root/tests/checker-lib.sh"
 is_png() { # non-empty and starts with the 8 PNG magic bytes
     [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 }

@@ -14,17 +14,8 @@ py=$(scripts/find-python.sh) || { echo "SKIP: no python3 with matplotlib (apt in
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-check() { # check DESCRIPTION COMMAND...: PASS if the command succeeds
-    desc=$1
-    shift
-    if "$@"; then
-        echo "PASS: $desc"; passed=$((passed + 1))
-    else
-        echo "FAIL: $desc"; failed=$((failed + 1))
-    fi
-}
+# shellcheck source=tests/checker-lib.sh
+. "$root/tests/checker-lib.sh"
 
 out=$tmp/out
 log=$tmp/charts.log
