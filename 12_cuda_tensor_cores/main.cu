@@ -7,6 +7,9 @@
  * fail by design and leave the exit status 0).
  * wmma and mma_ldmatrix run on any GPU from sm_80; the wgmma variants need a Hopper GPU (sm_90)
  * and are left out elsewhere (the program exits 77 if nothing is left).
+ *   ./12_cuda_tensor_cores/cuda_tensor_cores --fp32 --sizes 4096   FP32 A, B, C: tf32, 3xtf32 and
+ * cuBLAS with TF32 on and off, against cuBLAS FP32 (TF32 off), checked against the float inputs;
+ * --bound fp32 holds every one of them to the FP32 bound (c = 2): tf32 fails it by design.
  */
 #include <math.h>
 #include <string.h>
@@ -36,13 +39,38 @@ static const gemm_variant variants[] = {
 };
 #define FIRST_HOPPER 2 /* variants from here on need sm_90 */
 
-static int tune, probe, unrounded;
+/* --fp32: the gemm_fn contract of 01-09 on the tensor cores, run by the FP32 backend (cuBLAS
+ * SGEMM with TF32 off as the baseline column). tf32 and cuBLAS TF32 are checked against their
+ * own bound (TF32_ERR_C, tensor_cores.h), 3xtf32 and cuBLAS FP32 against the FP32 one (c = 2);
+ * not const: --bound fp32 sets every c to 2. alpha scales the FP32 sum (alpha_last, as above). */
+static gemm_variant fp32_variants[] = {
+    {.name = "mma_tf32", .desc = "A and B rounded to TF32 (cvt.rna) into shared memory, mma.sync.m16n8k8, "
+                             "128x128 tiles: NOT FP32-accurate (its own bound)",
+     .fn = gemm_mma_tf32, .err_c = TF32_ERR_C, .alpha_last = 1},
+    {.name = "mma_3xtf32", .desc = "big + small TF32 parts, three mma.sync per k-step into one FP32 sum, "
+                               "small terms first: the FP32 bound",
+     .fn = gemm_mma_3xtf32, .err_c = 2.0, .alpha_last = 1},
+    {.name = "cublas_tf32", .desc = "cublasSgemm with CUBLAS_TF32_TENSOR_OP_MATH (its own bound)",
+     .fn = gemm_cublas_tf32, .err_c = TF32_ERR_C, .alpha_last = 1},
+    {.name = "cublas_fp32", .desc = "cublasSgemm with CUBLAS_PEDANTIC_MATH: the baseline, checked",
+     .fn = gemm_cublas_fp32, .err_c = 2.0, .alpha_last = 1},
+};
+
+static int tune, probe, unrounded, fp32, bound_fp32;
 
 static int stage_option(bench_opts *o, const char *opt, const char *val)
 {
     (void)o;
-    if (!strcmp(opt, "--tune") || !strcmp(opt, "--probe"))
+    if (!strcmp(opt, "--tune") || !strcmp(opt, "--probe") || !strcmp(opt, "--fp32"))
         return 1; /* seen by main() already */
+    if (!strcmp(opt, "--bound")) {
+        if (!val || (strcmp(val, "fp32") && strcmp(val, "own")))
+            cli_die("--bound: '%s' is neither fp32 nor own", val ? val : "");
+        if (!fp32)
+            cli_die("--bound: only with --fp32");
+        bound_fp32 = !strcmp(val, "fp32");
+        return 2;
+    }
     if (!strcmp(opt, "--reference")) {
         if (!val || (strcmp(val, "rounded") && strcmp(val, "unrounded")))
             cli_die("--reference: '%s' is neither rounded nor unrounded", val ? val : "");
@@ -59,7 +87,10 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
     "                        by design, and do not set the exit status)\n" \
     "  --probe               how each variant's tensor-core instruction adds: exact products,\n" \
     "                        rounding, bits kept, terms per block (K = 32 sums of known terms)\n" \
-    "  --tune                wgmma_persistent's configurations, each alone\n"
+    "  --tune                wgmma_persistent's configurations, each alone\n" \
+    "  --fp32                FP32 A and B (gemm_fn): tf32, 3xtf32, cuBLAS TF32 and FP32\n" \
+    "  --bound fp32|own      with --fp32: every variant against the FP32 bound (c = 2; tf32\n" \
+    "                        fails it by design, exit status 0) or its own (default)\n"
 
 static const stage_info stage = {
     .stage = "12_cuda_tensor_cores",
@@ -85,13 +116,49 @@ static const stage_info tune_stage = {
     .backend = &cuda_bf16_backend,
 };
 
+static const stage_info fp32_stage = {
+    .stage = "12_cuda_tensor_cores",
+    .title = "FP32 on the tensor cores: TF32 and 3xTF32",
+    .default_sizes = "512:8192:x2",
+    .default_threads = 1,
+    .variants = fp32_variants,
+    .nvariants = sizeof fp32_variants / sizeof fp32_variants[0],
+    .extra_option = stage_option,
+    .extra_help = HELP,
+    .backend = &cuda_backend,
+};
+
 /* ---- --probe ---------------------------------------------------------------------------------- */
 
 #define PK 32 /* K of the probe: two 16-deep instructions */
 
-/* sum_k a[k] b[k] as variant fn computes it: A is 1 x PK, B is PK x 8 with b in column 0. */
-static float probe_sum(gemm_bf16_fn *fn, const float *a, const float *b)
+/* The same for an FP32 variant (--fp32): the terms are TF32 numbers, which it keeps as they are. */
+static float probe_sum_fp32(gemm_fn *fn, const float *a, const float *b)
 {
+    float hb[PK * 8] = {0}, *dA, *dB, *dC, c[8];
+    for (int k = 0; k < PK; k++)
+        hb[k * 8] = b[k];
+    CUDA_CHECK(cudaMalloc((void **)&dA, sizeof(float) * PK));
+    CUDA_CHECK(cudaMalloc((void **)&dB, sizeof hb));
+    CUDA_CHECK(cudaMalloc((void **)&dC, sizeof c));
+    CUDA_CHECK(cudaMemcpy(dA, a, sizeof(float) * PK, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dB, hb, sizeof hb, cudaMemcpyHostToDevice));
+    fn(1, 8, PK, 1.0f, dA, PK, dB, 8, 0.0f, dC, 8);
+    CUDA_CHECK(cudaStreamSynchronize(gemm_stream()));
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(c, dC, sizeof c, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(dA));
+    CUDA_CHECK(cudaFree(dB));
+    CUDA_CHECK(cudaFree(dC));
+    return c[0];
+}
+
+/* sum_k a[k] b[k] as variant v computes it: A is 1 x PK, B is PK x 8 with b in column 0. */
+static float probe_sum(const gemm_variant *v, const float *a, const float *b)
+{
+    if (!v->fn_bf16)
+        return probe_sum_fp32(v->fn, a, b);
+    gemm_bf16_fn *fn = v->fn_bf16;
     uint16_t ha[PK], hb[PK * 8] = {0};
     for (int k = 0; k < PK; k++) {
         ha[k] = bf16_round_bits(a[k]);
@@ -134,17 +201,17 @@ static void run_probe(const gemm_variant *v)
     printf("%s:\n", v->name);
     RESET();
     a[0] = b[0] = 1.0f + ldexpf(1.0f, -7);
-    float d = probe_sum(v->fn_bf16, a, b);
+    float d = probe_sum(v, a, b);
     double exact = 1.0 + ldexp(1.0, -6) + ldexp(1.0, -14);
     printf("  exact     (1+2^-7)^2 = %.9g, want %.9g: products %s\n", d, exact,
            d == exact ? "exact" : "ROUNDED");
     RESET();
     a[16] = 0.75f * ulp;
     b[16] = 1.0f;
-    float up = probe_sum(v->fn_bf16, a, b);
+    float up = probe_sum(v, a, b);
     a[0] = -1.0f;
     a[16] = -0.75f * ulp;
-    float down = probe_sum(v->fn_bf16, a, b);
+    float down = probe_sum(v, a, b);
     printf("  rounding  1 + 0.75 ulp -> 1 %+g ulp, -1 - 0.75 ulp -> -1 %+g ulp: %s\n",
            (up - 1.0f) / ulp, (down + 1.0f) / ulp,
            up == 1.0f && down == -1.0f       ? "truncation (toward zero)"
@@ -157,7 +224,7 @@ static void run_probe(const gemm_variant *v)
             a[16 + k] = ldexpf(ulp, -e);
             b[16 + k] = 1.0f;
         }
-        d = probe_sum(v->fn_bf16, a, b);
+        d = probe_sum(v, a, b);
         printf("  bits %d    1 + %2d x 2^-%d ulp -> 1 %+g ulp\n", e, 1 << e, e, (d - 1.0f) / ulp);
         if (d == 1.0f + ulp && bits == e - 1)
             bits = e;
@@ -167,7 +234,7 @@ static void run_probe(const gemm_variant *v)
         RESET();
         a[16] = a[16 + j] = 0.5f * ulp;
         b[16] = b[16 + j] = 1.0f;
-        d = probe_sum(v->fn_bf16, a, b);
+        d = probe_sum(v, a, b);
         if (d != 1.0f + ulp) {
             block = j;
             break;
@@ -194,12 +261,18 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         tune |= !strcmp(argv[i], "--tune");
         probe |= !strcmp(argv[i], "--probe");
+        fp32 |= !strcmp(argv[i], "--fp32");
     }
-    const stage_info *st = tune ? &tune_stage : &stage;
+    const stage_info *st = tune ? &tune_stage : fp32 ? &fp32_stage : &stage;
     bench_opts o;
     cli_parse(st, argc, argv, &o);
+    if (tune && fp32)
+        cli_die("--tune and --fp32: one at a time");
     bench_check_sizes(&o);
     bench_open_csv(&o); /* bench_main's order: every argument checked before the GPU is asked */
+    if (bound_fp32) /* a measurement of how far each is from FP32, not a check of the kernels */
+        for (int v = 0; v < st->nvariants; v++)
+            fp32_variants[v].err_c = 2.0;
     int rc = st->backend->init(&o);
     if (rc != 0)
         return rc;
@@ -207,7 +280,7 @@ int main(int argc, char **argv)
     int dev = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    if (prop.major != 9 || prop.minor != 0) { /* wgmma and TMA multicast: sm_90a code only */
+    if (!fp32 && (prop.major != 9 || prop.minor != 0)) { /* wgmma and TMA multicast: sm_90a code only */
         int left = 0;
         for (int v = 0; v < st->nvariants; v++) {
             if (o.selected[v] && (tune || v >= FIRST_HOPPER)) {
@@ -234,7 +307,10 @@ int main(int argc, char **argv)
         if (unrounded) /* a measurement of BF16's own error, not a check of the kernels */
             printf("(--reference unrounded: the checks compare with the float inputs' product and "
                    "fail by design; exit status 0)\n");
-        rc = failed && !unrounded ? 1 : 0;
+        if (bound_fp32)
+            printf("(--bound fp32: every variant against the FP32 bound, c = 2; the TF32 ones fail "
+                   "it by design; exit status 0)\n");
+        rc = failed && !unrounded && !bound_fp32 ? 1 : 0;
     }
     fflush(stdout);
     int csv_rc = bench_close_csv(&o);

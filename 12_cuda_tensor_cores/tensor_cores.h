@@ -18,6 +18,20 @@ gemm_bf16_fn gemm_wgmma_tma;
 gemm_bf16_fn gemm_wgmma_ws;
 gemm_bf16_fn gemm_wgmma_persistent;
 
+/* tf32.cu: FP32 A, B and C (gemm.h's gemm_fn), any GPU from sm_80; run with --fp32 */
+gemm_fn gemm_mma_tf32;
+gemm_fn gemm_mma_3xtf32;
+gemm_fn gemm_cublas_tf32; /* cublasSgemm, CUBLAS_TF32_TENSOR_OP_MATH */
+gemm_fn gemm_cublas_fp32; /* cublasSgemm, CUBLAS_PEDANTIC_MATH (the baseline, as a checked row) */
+
+/* c for the variants that multiply inputs rounded to TF32 (tf32, cublas_tf32): their own bound,
+ * not FP32's. Each input is within 2^-10 of itself (2^-11 rounded, 2^-10 truncated, whichever
+ * cuBLAS does), a product within (2^-9 + 2^-20) = 2^15 u + 2^4 u; the sums, at worst 6.5 u S per
+ * 8-deep instruction (NOTES.md, "TF32 and 3xTF32 on the CPU"), the epilogue 2 u S. The input
+ * term does not grow with K, so K = 1 sets c: (2^15 + 16 + 6.5 + 2) / 3. Loose for long sums:
+ * 3xtf32 runs the same kernel, indices and all, against the FP32 bound (c = 2). */
+#define TF32_ERR_C 10931.0
+
 /* --tune: wgmma_persistent's configurations, each alone (wgmma.cu) */
 extern const gemm_variant wgmma_tune_variants[];
 extern const int wgmma_tune_nvariants;
