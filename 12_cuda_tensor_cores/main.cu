@@ -44,6 +44,12 @@ static const gemm_variant variants[] = {
  * own bound (TF32_ERR_C, tensor_cores.h), 3xtf32 and cuBLAS FP32 against the FP32 one (c = 2);
  * not const: --bound fp32 sets every c to 2. alpha scales the FP32 sum (alpha_last, as above). */
 static gemm_variant fp32_variants[] = {
+    {.name = "tf32", .desc = "Hopper: wgmma_persistent's pipeline on FP32 A (the tensor core truncates) "
+                             "and a rounded copy of B^T: NOT FP32-accurate (its own bound)",
+     .fn = gemm_tf32, .err_c = TF32_ERR_C, .alpha_last = 1},
+    {.name = "3xtf32", .desc = "Hopper: big + small TF32 parts as one product of depth 3K "
+                               "([As|Ab|Ab] [Bb|Bs|Bb] per 8 of K), small terms first: the FP32 bound",
+     .fn = gemm_3xtf32, .err_c = 2.0, .alpha_last = 1},
     {.name = "mma_tf32", .desc = "A and B rounded to TF32 (cvt.rna) into shared memory, mma.sync.m16n8k8, "
                              "128x128 tiles: NOT FP32-accurate (its own bound)",
      .fn = gemm_mma_tf32, .err_c = TF32_ERR_C, .alpha_last = 1},
@@ -56,7 +62,15 @@ static gemm_variant fp32_variants[] = {
      .fn = gemm_cublas_fp32, .err_c = 2.0, .alpha_last = 1},
 };
 
+#define FP32_HOPPER 2 /* the first FP32_HOPPER of them need sm_90 */
+
 static int tune, probe, unrounded, fp32, bound_fp32;
+
+/* whether variant v of st runs only on Hopper (wgmma, TMA) */
+static int hopper_only(int v)
+{
+    return fp32 ? v < FP32_HOPPER : tune || v >= FIRST_HOPPER;
+}
 
 static int stage_option(bench_opts *o, const char *opt, const char *val)
 {
@@ -280,10 +294,10 @@ int main(int argc, char **argv)
     int dev = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    if (!fp32 && (prop.major != 9 || prop.minor != 0)) { /* wgmma and TMA multicast: sm_90a code only */
+    if (prop.major != 9 || prop.minor != 0) { /* wgmma and TMA multicast: sm_90a code only */
         int left = 0;
         for (int v = 0; v < st->nvariants; v++) {
-            if (o.selected[v] && (tune || v >= FIRST_HOPPER)) {
+            if (o.selected[v] && hopper_only(v)) {
                 printf("%s: needs a Hopper GPU (compute capability 9.0), this is %d.%d: skipped\n",
                        st->variants[v].name, prop.major, prop.minor);
                 o.selected[v] = 0;

@@ -112,20 +112,30 @@ static __device__ __forceinline__ void load_stage(uint8_t *stage, uint64_t *full
 
 /* One stage (64 of K) of a warpgroup's 64 x BN result: four wgmma of K = 16. Along A's swizzled
  * 128-byte rows the next 16 columns start 32 bytes further; along B, 16 rows further (2048
- * bytes). B's 64-column boxes lie 8192 bytes apart (lbo); 8-row groups 1024 apart (sbo). */
-template <int BN>
+ * bytes). B's 64-column boxes lie 8192 bytes apart (lbo); 8-row groups 1024 apart (sbo).
+ * TF32: a stage is 32 of K (the same 128-byte rows), four wgmma of K = 8, and B's tile is BN
+ * rows of B^T laid out as A's: the next 8 of K 32 bytes further along each row. */
+template <int BN, bool TF32 = false>
 static __device__ __forceinline__ void mma_stage(float (&d)[BN / 2], const uint8_t *a,
                                                  const uint8_t *b, bool accumulate)
 {
     uint32_t sa = smem_u32(a), sb = smem_u32(b);
 #pragma unroll
-    for (int kk = 0; kk < BK / 16; kk++) {
+    for (int kk = 0; kk < 4; kk++) {
         uint64_t da = smem_desc(sa + kk * 32, 16, 1024);
-        uint64_t db = smem_desc(sb + kk * 2048, B_BOX, 1024);
-        if constexpr (BN == 256)
-            wgmma_m64n256k16(d, da, db, accumulate || kk > 0);
-        else
-            wgmma_m64n128k16(d, da, db, accumulate || kk > 0);
+        if constexpr (TF32) {
+            uint64_t db = smem_desc(sb + kk * 32, 16, 1024);
+            if constexpr (BN == 256)
+                wgmma_m64n256k8_tf32(d, da, db, accumulate || kk > 0);
+            else
+                wgmma_m64n128k8_tf32(d, da, db, accumulate || kk > 0);
+        } else {
+            uint64_t db = smem_desc(sb + kk * 2048, B_BOX, 1024);
+            if constexpr (BN == 256)
+                wgmma_m64n256k16(d, da, db, accumulate || kk > 0);
+            else
+                wgmma_m64n128k16(d, da, db, accumulate || kk > 0);
+        }
     }
 }
 
@@ -307,8 +317,9 @@ static __device__ __forceinline__ void tile_at(int t, int rows, int cols, int gr
  * into every CTA of the cluster (MC; without it each loads its own, for the comparison). The
  * launcher's grid is one CTA per tile (wgmma_ws) or as many as run at once (persistent), each
  * cluster taking every gridDim-th tile. SMEM_C: C through shared memory (store_tile_tma, or
- * store_tile_rows where TMA cannot store it); without, from the registers (store_tile). */
-template <int BN, int STAGES, int CLUSTER, bool MC = true, bool SMEM_C = false>
+ * store_tile_rows where TMA cannot store it); without, from the registers (store_tile).
+ * TF32: FP32 A (M x K) and B^T (N x K), both K-major; a stage is 32 of K, the same bytes. */
+template <int BN, int STAGES, int CLUSTER, bool MC = true, bool SMEM_C = false, bool TF32 = false>
 __global__ void __launch_bounds__(WS_THREADS, 1)
 wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB,
                 const __grid_constant__ CUtensorMap mapC, int M, int N, int K, float alpha,
@@ -323,7 +334,8 @@ wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant_
     unsigned rank = CLUSTER > 1 ? cluster_rank() : 0;
     int cluster = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
     int rows = (M + BM * CLUSTER - 1) / (BM * CLUSTER), cols = (N + BN - 1) / BN;
-    int tiles = rows * cols, KT = (K + BK - 1) / BK;
+    constexpr int BKE = TF32 ? 32 : BK; /* elements of K a stage */
+    int tiles = rows * cols, KT = (K + BKE - 1) / BKE;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
@@ -350,15 +362,16 @@ wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant_
                     mbar_wait(&empty[s], it / STAGES % 2 ^ 1); /* every consumer let go of it */
                     uint8_t *stage = smem + s * STAGE;
                     mbar_expect_tx(&full[s], STAGE);
-                    tma_load(stage, &mapA, &full[s], kt * BK, m0);
+                    tma_load(stage, &mapA, &full[s], kt * BKE, m0);
 #pragma unroll
                     for (int c = 0; c < BN / 64; c++) {
                         uint8_t *dst = stage + A_TILE + c * B_BOX;
+                        /* a box of B: 64 k x 64 columns, or of B^T: 64 rows (n) x 32 k */
+                        int x = TF32 ? kt * BKE : n0 + 64 * c, y = TF32 ? n0 + 64 * c : kt * BK;
                         if (CLUSTER == 1 || !MC)
-                            tma_load(dst, &mapB, &full[s], n0 + 64 * c, kt * BK);
+                            tma_load(dst, &mapB, &full[s], x, y);
                         else if (c % CLUSTER == (int)rank)
-                            tma_load_multicast(dst, &mapB, &full[s], n0 + 64 * c, kt * BK,
-                                               (1 << CLUSTER) - 1);
+                            tma_load_multicast(dst, &mapB, &full[s], x, y, (1 << CLUSTER) - 1);
                     }
                 }
             }
@@ -377,7 +390,7 @@ wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant_
                 mbar_wait(&full[s], it / STAGES % 2);
                 uint8_t *stage = smem + s * STAGE;
                 wgmma_fence();
-                mma_stage<BN>(d, stage + row * BK * 2, stage + A_TILE, kt > 0);
+                mma_stage<BN, TF32>(d, stage + row * 128, stage + A_TILE, kt > 0);
                 wgmma_commit();
                 wgmma_wait<1>(); /* the previous stage's multiplies are done: release it */
                 fence_regs(d);
@@ -406,19 +419,27 @@ wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant_
         cluster_sync(); /* no CTA leaves while its peer may still signal its barriers */
 }
 
-template <int BN, int STAGES, int CLUSTER, bool MC = true, bool SMEM_C = false> struct ws_launcher {
+template <int BN, int STAGES, int CLUSTER, bool MC = true, bool SMEM_C = false, bool TF32 = false>
+struct ws_launcher {
     static constexpr int SMEM =
         STAGES * (A_TILE + BK * BN * 2) + (SMEM_C ? 4 * C_CHUNK : 0) + 1024 + 2 * STAGES * 8;
+    static constexpr auto kernel = wgmma_ws_kernel<BN, STAGES, CLUSTER, MC, SMEM_C, TF32>;
 
     static void run(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
                     const gemm_bf16 *B, int ldb, float beta, float *C, int ldc, int group,
                     bool persistent)
     {
-        auto kernel = wgmma_ws_kernel<BN, STAGES, CLUSTER, MC, SMEM_C>;
-        static int smem = set_smem((const void *)kernel, SMEM);
         aligned_copy op(M, N, K, A, lda, B, ldb);
         CUtensorMap mapA = bf16_map(op.A, M, K, op.lda, BM);
         CUtensorMap mapB = bf16_map(op.B, K, N, op.ldb, BK);
+        launch(mapA, mapB, M, N, K, alpha, beta, C, ldc, group, persistent);
+        op.release();
+    }
+    /* K: of the maps' columns (BF16: K; TF32: the width of the packed operands) */
+    static void launch(const CUtensorMap &mapA, const CUtensorMap &mapB, int M, int N, int K,
+                       float alpha, float beta, float *C, int ldc, int group, bool persistent)
+    {
+        static int smem = set_smem((const void *)kernel, SMEM);
         bool vec2 = ldc % 2 == 0 && ((uintptr_t)C & 7) == 0;
         /* C through the copy engine where it is not read, its rows start on 16 bytes and end on
          * them: the engine writes whole 16-byte pieces, and one that crosses the end of a row
@@ -435,7 +456,6 @@ template <int BN, int STAGES, int CLUSTER, bool MC = true, bool SMEM_C = false> 
         config(&cfg, attr, (unsigned)(grid * CLUSTER), smem);
         CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, mapA, mapB, mapC, M, N, K, alpha, beta, C,
                                       ldc, group, vec2, tma_c));
-        op.release();
     }
     /* how many clusters of this kernel the GPU runs at once (for 2-CTA clusters, fewer than
      * half the SMs where a GPC has an odd number of them) */
@@ -445,8 +465,8 @@ template <int BN, int STAGES, int CLUSTER, bool MC = true, bool SMEM_C = false> 
         if (!n) {
             cudaLaunchConfig_t cfg = {};
             cudaLaunchAttribute attr[1];
-            config(&cfg, attr, CLUSTER * gemm_sm_count(), set_smem((const void *)wgmma_ws_kernel<BN, STAGES, CLUSTER, MC, SMEM_C>, SMEM));
-            CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, (const void *)wgmma_ws_kernel<BN, STAGES, CLUSTER, MC, SMEM_C>, &cfg));
+            config(&cfg, attr, CLUSTER * gemm_sm_count(), set_smem((const void *)kernel, SMEM));
+            CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, (const void *)kernel, &cfg));
             if (n < 1)
                 n = 1;
         }
@@ -480,17 +500,22 @@ void gemm_wgmma_ws(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda
 /* 128 x 256 tiles unless 128 x 128 ones finish sooner: rounds of tiles over the clusters that
  * run at once, a 128-wide tile costing ~0.58 of a 256-wide one (half the work, a little less
  * efficiently done). */
+template <bool TF32> static bool narrow_tiles(int M, int N)
+{
+    long rows = ceil_div(M, 2 * BM);
+    long wide = rows * ceil_div(N, 256), narrow = rows * ceil_div(N, 128);
+    long cw = ws_launcher<256, 4, 2, true, true, TF32>::max_clusters();
+    long cn = ws_launcher<128, 6, 2, true, true, TF32>::max_clusters();
+    double t_wide = (double)((wide + cw - 1) / cw), t_narrow = 0.58 * ((narrow + cn - 1) / cn);
+    return t_narrow < t_wide;
+}
+
 void gemm_wgmma_persistent(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
                            const gemm_bf16 *B, int ldb, float beta, float *C, int ldc)
 {
     if (bf16_edges(M, N, K, alpha, beta, C, ldc))
         return;
-    long rows = ceil_div(M, 2 * BM);
-    long wide = rows * ceil_div(N, 256), narrow = rows * ceil_div(N, 128);
-    long cw = ws_launcher<256, 4, 2, true, true>::max_clusters();
-    long cn = ws_launcher<128, 6, 2, true, true>::max_clusters();
-    double t_wide = (double)((wide + cw - 1) / cw), t_narrow = 0.58 * ((narrow + cn - 1) / cn);
-    if (t_narrow < t_wide)
+    if (narrow_tiles<false>(M, N))
         ws_launcher<128, 6, 2, true, true>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
                                                 GROUP_ROWS, true);
     else
@@ -532,3 +557,160 @@ const gemm_variant wgmma_tune_variants[] = {
     TUNE("128x6_c1_g8", "128x128 tiles, 6 stages, no clusters", 128, 6, 1, 8),
 };
 const int wgmma_tune_nvariants = sizeof wgmma_tune_variants / sizeof wgmma_tune_variants[0];
+
+/* ---- FP32 on the tensor cores (--fp32): tf32 and 3xtf32 on wgmma_persistent's pipeline ------- *
+ *
+ * wgmma.tf32 reads both operands K-major from shared memory. A (M x K, row-major) is; B (K x N)
+ * is not, so a first kernel writes B^T (N x K), and the persistent kernel reads A and B^T in
+ * boxes of 32 FP32 values of K (128-byte rows, as BF16's 64).
+ *
+ *   tf32    A read in place (a padded copy where its rows do not start on 16 bytes); the tensor
+ *           core drops each value's low 13 bits (truncation). B^T rounded to nearest as it is
+ *           written (cvt.rna), as cuBLAS rounds both.
+ *   3xtf32  x = big + small, big = tf32(x), small = tf32(x - big): A B ~ As Bb + Ab Bs + Ab Bb
+ *           (As Bs, ~2^-22 of the product, is left out). The three products are one product of
+ *           three times the depth: the first kernels write A3 and B3^T with, for each 8 of K,
+ *           24 columns [As | Ab | Ab] and [Bb | Bs | Bb], so that the tensor cores add the two
+ *           small products of those 8 before the big one, and the persistent kernel runs as for
+ *           tf32 with K' = 3 K (K rounded up to 8). A3 and B3^T: three times A and B, written
+ *           once a call (~0.13 ms at 4096).
+ *
+ * The copies live in a buffer kept between calls (grown when a call needs more; never freed).
+ */
+
+static __device__ __forceinline__ float tf32_rna(float x)
+{
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return __uint_as_float(r);
+}
+/* x's small part; zero for Inf and NaN, whose big part says everything (x - big is NaN) */
+static __device__ __forceinline__ float tf32_small(float x, float big)
+{
+    return isfinite(x) ? tf32_rna(x - big) : 0.0f;
+}
+
+/* A (M x K) into dst (ld ldd): PARTS 1, a copy; PARTS 3, A3. One thread per 8 of a row. */
+template <int PARTS>
+static __global__ void pack_a_kernel(int M, int K, const float *A, long lda, float *dst, long ldd)
+{
+    long chunks = (K + 7) / 8, total = M * chunks;
+    for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < total;
+         i += (long)gridDim.x * blockDim.x) {
+        long r = i / chunks, j = i % chunks;
+        const float *a = A + r * lda + 8 * j;
+        float *d = dst + r * ldd + PARTS * 8 * j;
+#pragma unroll
+        for (int e = 0; e < 8; e++) {
+            float x = 8 * j + e < K ? a[e] : 0.0f;
+            if (PARTS == 1) {
+                if (8 * j + e < K)
+                    d[e] = x;
+            } else {
+                float big = tf32_rna(x);
+                d[e] = tf32_small(x, big);
+                d[8 + e] = big;
+                d[16 + e] = big;
+            }
+        }
+    }
+}
+
+/* B (K x N) into dst (N rows, ld ldd): PARTS 1, B^T rounded to TF32; PARTS 3, B3^T. A block
+ * turns a 32 x 32 tile through shared memory: rows of B read, rows of B^T written. */
+template <int PARTS>
+static __global__ void pack_bt_kernel(int K, int N, const float *B, long ldb, float *dst,
+                                      long ldd)
+{
+    __shared__ float t[32][33];
+    int k0 = blockIdx.y * 32, n0 = blockIdx.x * 32, tx = threadIdx.x, ty = threadIdx.y;
+    int kend = PARTS == 1 ? K : (K + 7) / 8 * 8; /* the columns dst has */
+#pragma unroll
+    for (int i = 0; i < 32; i += 8) {
+        int k = k0 + ty + i, n = n0 + tx;
+        t[ty + i][tx] = k < K && n < N ? B[(long)k * ldb + n] : 0.0f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < 32; i += 8) {
+        int n = n0 + ty + i, k = k0 + tx;
+        if (n >= N || k >= kend)
+            continue;
+        float x = t[tx][ty + i], big = tf32_rna(x);
+        float *d = dst + (long)n * ldd;
+        if (PARTS == 1) {
+            d[k] = big;
+        } else {
+            long c = 24 * (k / 8) + k % 8;
+            d[c] = big;
+            d[c + 8] = tf32_small(x, big);
+            d[c + 16] = big;
+        }
+    }
+}
+
+static float *tf32_workspace(size_t floats)
+{
+    static float *buf;
+    static size_t have;
+    if (floats > have) {
+        if (buf)
+            CUDA_CHECK(cudaFree(buf));
+        CUDA_CHECK(cudaMalloc((void **)&buf, floats * sizeof(float)));
+        have = floats;
+    }
+    return buf;
+}
+
+static CUtensorMap f32_map(const float *X, int rows, int cols, long ld, int box_rows)
+{
+    return tensor_map(X, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, rows, cols, (int)ld, box_rows, 32);
+}
+
+template <int PARTS>
+static void tf32_gemm(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                      int ldb, float beta, float *C, int ldc)
+{
+    if (bf16_edges(M, N, K, alpha, beta, C, ldc))
+        return;
+    cudaStream_t st = gemm_stream();
+    int width = PARTS == 1 ? K : 3 * ((K + 7) / 8 * 8); /* columns of A' and B'^T */
+    long ld = (width + 31) / 32 * 32;                   /* whole 128-byte lines */
+    bool a_in_place = PARTS == 1 && lda % 4 == 0 && ((uintptr_t)A & 15) == 0;
+    float *bt = tf32_workspace((size_t)ld * (N + (a_in_place ? 0 : M)));
+    float *a = a_in_place ? (float *)A : bt + (size_t)ld * N;
+    if (!a_in_place) {
+        long total = (long)M * ((K + 7) / 8);
+        int blocks = (int)(total / 256 + 1 < 65536 ? total / 256 + 1 : 65536);
+        pack_a_kernel<PARTS><<<blocks, 256, 0, st>>>(M, K, A, lda, a, ld);
+        CUDA_CHECK_LAUNCH();
+    }
+    for (int k0 = 0; k0 < K; k0 += 32 * GRID_Y_MAX) { /* gridDim.y: at most 65535 */
+        int kk = K - k0 < 32 * GRID_Y_MAX ? K - k0 : 32 * GRID_Y_MAX;
+        dim3 grid(ceil_div(N, 32), ceil_div(kk, 32));
+        long off = PARTS == 1 ? k0 : 3 * (long)k0; /* k0 is a multiple of 8 */
+        pack_bt_kernel<PARTS><<<grid, dim3(32, 8), 0, st>>>(kk, N, B + (long)k0 * ldb, ldb,
+                                                             bt + off, ld);
+        CUDA_CHECK_LAUNCH();
+    }
+    CUtensorMap mapA = f32_map(a, M, width, a_in_place ? lda : ld, BM);
+    CUtensorMap mapB = f32_map(bt, N, width, ld, 64);
+    if (narrow_tiles<true>(M, N))
+        ws_launcher<128, 6, 2, true, true, true>::launch(mapA, mapB, M, N, width, alpha, beta, C,
+                                                         ldc, GROUP_ROWS, true);
+    else
+        ws_launcher<256, 4, 2, true, true, true>::launch(mapA, mapB, M, N, width, alpha, beta, C,
+                                                         ldc, GROUP_ROWS, true);
+}
+
+void gemm_tf32(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
+               float beta, float *C, int ldc)
+{
+    tf32_gemm<1>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void gemm_3xtf32(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                 int ldb, float beta, float *C, int ldc)
+{
+    tf32_gemm<3>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
