@@ -590,30 +590,23 @@ static __device__ __forceinline__ float tf32_small(float x, float big)
     return isfinite(x) ? tf32_rna(x - big) : 0.0f;
 }
 
-/* A (M x K) into dst (ld ldd): PARTS 1, a copy; PARTS 3, A3. One thread per 8 of a row. */
+/* A (M x K) into dst (ld ldd): PARTS 1, a copy; PARTS 3, A3. One thread per value written, so
+ * that a warp writes 128 consecutive bytes (with one thread per 8 of K, each writing its 24
+ * values, every store instruction touched 32 sectors); blocks along y take rows. */
 template <int PARTS>
 static __global__ void pack_a_kernel(int M, int K, const float *A, long lda, float *dst, long ldd)
 {
-    long chunks = (K + 7) / 8, total = M * chunks;
-    for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < total;
-         i += (long)gridDim.x * blockDim.x) {
-        long r = i / chunks, j = i % chunks;
-        const float *a = A + r * lda + 8 * j;
-        float *d = dst + r * ldd + PARTS * 8 * j;
-#pragma unroll
-        for (int e = 0; e < 8; e++) {
-            float x = 8 * j + e < K ? a[e] : 0.0f;
+    int width = PARTS == 1 ? K : 3 * ((K + 7) / 8 * 8);
+    for (long r = blockIdx.y; r < M; r += gridDim.y)
+        for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < width; c += gridDim.x * blockDim.x) {
             if (PARTS == 1) {
-                if (8 * j + e < K)
-                    d[e] = x;
-            } else {
-                float big = tf32_rna(x);
-                d[e] = tf32_small(x, big);
-                d[8 + e] = big;
-                d[16 + e] = big;
+                dst[r * ldd + c] = A[r * lda + c];
+            } else { /* column c: part c % 24 / 8 (0 small, 1 and 2 big) of k = 8 (c / 24) + c % 8 */
+                int k = c / 24 * 8 + c % 8;
+                float x = k < K ? A[r * lda + k] : 0.0f, big = tf32_rna(x);
+                dst[r * ldd + c] = c % 24 < 8 ? tf32_small(x, big) : big;
             }
         }
-    }
 }
 
 /* B (K x N) into dst (N rows, ld ldd): PARTS 1, B^T rounded to TF32; PARTS 3, B3^T. A block
@@ -680,9 +673,8 @@ static void tf32_gemm(int M, int N, int K, float alpha, const float *A, int lda,
     float *bt = tf32_workspace((size_t)ld * (N + (a_in_place ? 0 : M)));
     float *a = a_in_place ? (float *)A : bt + (size_t)ld * N;
     if (!a_in_place) {
-        long total = (long)M * ((K + 7) / 8);
-        int blocks = (int)(total / 256 + 1 < 65536 ? total / 256 + 1 : 65536);
-        pack_a_kernel<PARTS><<<blocks, 256, 0, st>>>(M, K, A, lda, a, ld);
+        dim3 grid(ceil_div(width, 256) < 64 ? ceil_div(width, 256) : 64, M < 65535 ? M : 65535);
+        pack_a_kernel<PARTS><<<grid, 256, 0, st>>>(M, K, A, lda, a, ld);
         CUDA_CHECK_LAUNCH();
     }
     for (int k0 = 0; k0 < K; k0 += 32 * GRID_Y_MAX) { /* gridDim.y: at most 65535 */

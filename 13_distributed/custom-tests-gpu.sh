@@ -126,13 +126,17 @@ sanitize() {
         grep -m 5 -E "=========  (Invalid|Race|Error)" "$LOG/case$n.out" | sed 's/^/    /'
     fi
 }
+# --report-api-errors no: NCCL asks the runtime about kernels of other architectures at start-up
+# and memcheck reports each refusal (cudaErrorNoKernelImageForDevice in ncclInitKernelsForDevice,
+# 24 of them, measured on the H100); the program checks its own API calls (CUDA_CHECK), so only
+# memory accesses are the sanitizer's to judge here
 for tool in memcheck racecheck; do
-    sanitize "compute-sanitizer $tool, 1 GPU, --pack, beta 0.5, pad 3" 1 --tool $tool --error-exitcode 99 \
+    sanitize "compute-sanitizer $tool, 1 GPU, --pack, beta 0.5, pad 3" 1 --tool $tool --report-api-errors no --error-exitcode 99 \
         $BIN $V1 --pack --sizes "$SMALL" --nb 16 --beta 0.5 --pad 3
-    sanitize "compute-sanitizer $tool, 1 GPU, beta 0 (C was NaN)" 1 --tool $tool --error-exitcode 99 \
+    sanitize "compute-sanitizer $tool, 1 GPU, beta 0 (C was NaN)" 1 --tool $tool --report-api-errors no --error-exitcode 99 \
         $BIN $V1 --sizes "$SMALL" --nb 16
     if [ "$GPUS" -ge 2 ]; then
-        sanitize "compute-sanitizer $tool, $GPUS GPUs, 1x$GPUS, beta 0.5" "$GPUS" --tool $tool --error-exitcode 99 \
+        sanitize "compute-sanitizer $tool, $GPUS GPUs, 1x$GPUS, beta 0.5" "$GPUS" --tool $tool --report-api-errors no --error-exitcode 99 \
             $BIN $VN --grid "1x$GPUS" --sizes "$SMALL" --nb 16 --beta 0.5
     fi
 done
