@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # 05_simd/bench-host.sh OUTDIR: stages 04 and 05 past two cores, on a host of 16 (the
-# nvidia-h100-x1 machines' Xeon: root, no network), in about three minutes. The steps:
+# nvidia-h100-x1 machines' Xeon: root, no network), in about six minutes. The steps:
 #
 #   pairs    05's best against OpenBLAS (the core it picks there) and MKL on 1 and 2 threads,
 #            512 to 4096: 05_simd/bench.sh with ROUNDS=1 (each process alternates at least
@@ -10,6 +10,8 @@
 #   scale04  04's best (omp_tiled_dyn) on 1, 2, 4, 8 and 16 threads against OpenBLAS, 2048
 #            and 4096
 #   mkl16    05's best against MKL on 16 threads, 4096 and 8192
+#   nc64     05's best on 1 and 16 threads at 4096 with NC = 64 (--blocks 0,0,64), against
+#            OpenBLAS: 05_simd_nc64.csv
 #
 # Every step runs under a timeout and says how long it took. Idle threads sleep
 # (OMP_WAIT_POLICY=passive, as in bench.sh). No OMP_PROC_BIND: it binds the first thread before
@@ -65,11 +67,14 @@ N1=${N1:-2048} N2=${N2:-4096} N3=${N3:-8192} PAIRS=${PAIRS:-512 1024 2048 4096}
 step pairs 80 env MACHINE=host CSV="$out/05_simd_baselines.csv" PEAK="$out/05_simd_baselines_peak.csv" \
     SIZES="$PAIRS" THREADS="1 2" ROUNDS=1 LIBS="openblas mkl" QUIET_WAIT=0 \
     05_simd/bench.sh
-step scale05 60 ./05_simd/simd --variant "$BEST" --threads 1,2,4,8,16 -m "$N2" --reps 3 --csv "$S05"
-step scale05-big 45 sh -c "./05_simd/simd --variant $BEST --threads 16 -m $N3 --reps 3 --csv $S05 &&
+step scale05 90 ./05_simd/simd --variant "$BEST" --threads 1,2,4,8,16 -m "$N2" --reps 3 --csv "$S05"
+step scale05-big 70 sh -c "./05_simd/simd --variant $BEST --threads 16 -m $N3 --reps 3 --csv $S05 &&
     ./05_simd/simd --variant $BEST --threads 1 -m $N3 --reps 1 --time-limit 60 --no-baseline --csv $S05"
 step scale04 50 sh -c "./04_threads/threads --variant omp_tiled_dyn --threads 1,2,4,8,16 -m $N1 --reps 3 --csv $S04 &&
     ./04_threads/threads --variant omp_tiled_dyn --threads 1,2,4,8,16 -m $N2 --reps 1 --csv $S04"
 step mkl16 25 ./05_simd/simd --baseline mkl --variant "$BEST" --threads 16 --sizes $N2,$N3 --reps 3 --csv "$S05"
+# the prediction in 05's NOTES ("Why 16 threads lose"): four B blocks a thread at 4096 (NC = 64)
+step nc64 40 ./05_simd/simd --variant "$BEST" --threads 1,16 -m "$N2" --blocks 0,0,64 --reps 3 \
+    --csv "$out/05_simd_nc64.csv"
 rm -f "$out/.lock"
 echo "== done, $(date -u +%T)"
