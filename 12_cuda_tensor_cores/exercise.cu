@@ -1,4 +1,5 @@
-/* 12_cuda_tensor_cores exercise: the tensor cores from a warp, WMMA and then mma.sync.
+/* 12_cuda_tensor_cores exercise: the tensor cores from a warp, WMMA and then mma.sync, in BF16
+ * and then in TF32 (FP32 matrices, --fp32).
  *
  * Build and grade it on a machine with an NVIDIA GPU from sm_80 on:   make grade STAGE=12
  * The launchers are written for you (grids, block sizes, shared memory, the aligned copies of
@@ -103,4 +104,90 @@ void gemm_mma_ldmatrix(int M, int N, int K, float alpha, const gemm_bf16 *A, int
         M, N, K, alpha, op.A, op.lda, op.B, op.ldb, beta, C, ldc, vec2);
     CUDA_CHECK_LAUNCH();
     op.release();
+}
+
+/* ---- mma_tf32 and mma_3xtf32: FP32 matrices on the tensor cores (--fp32) ---------------------
+ * Grade them with the rest: make grade STAGE=12 runs ./cuda_tensor_cores --fp32 for these two.
+ * Read the README's section "FP32 matrices on the tensor cores" first.
+ */
+namespace {
+
+constexpr int BM = 128, BN = 128, BK = 16;
+constexpr int THREADS = 256;      /* 8 warps: 2 along M x 4 along N */
+constexpr int WM = 64, WN = 32;   /* a warp's tile of C: 4 x 4 instructions of 16 x 8 */
+constexpr int APAD = 4, BPAD = 8; /* row strides of 20 and 136 words */
+
+/* x rounded to TF32 (10 explicit mantissa bits, to nearest), as an FP32 value */
+__device__ __forceinline__ float to_tf32(float x)
+{
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return __uint_as_float(r);
+}
+
+/* d += a b for a 16 x 8 x 8 piece: thread (g, t) = (lane / 4, lane % 4) gives
+ * a = {A(g, t), A(g + 8, t), A(g, t + 4), A(g + 8, t + 4)}, b = {B(t, g), B(t + 4, g)} (TF32
+ * values as their bits: __float_as_uint) and holds d = {C(g, 2t), C(g, 2t + 1), C(g + 8, 2t),
+ * C(g + 8, 2t + 1)}. */
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2])
+{
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/* PARTS = 1: mma_tf32; 2: mma_3xtf32. Block (x, y) computes the 128 x 128 tile of C at rows
+ * row0 + 128 y, columns 128 x; warp w the 64 x 32 piece at rows (w / 4) * 64, columns
+ * (w % 4) * 32 of it: 4 x 4 accumulators of 4 floats.
+ * TODO, in two steps:
+ *   1. PARTS = 1. Shared tiles float As[BM][BK + APAD], Bs[BK][BN + BPAD]. For k0 = 0, 16, ...:
+ *      every thread copies 8 values of A's 128 x 16 tile and of B's 16 x 128 tile (zero outside
+ *      A and B), rounded by to_tf32, into As and Bs; __syncthreads(); for kk = 0, 8: the
+ *      fragments from As and Bs (the pattern above) and 16 mma_tf32; __syncthreads(). Then each
+ *      accumulator into C with store_pair (rows < M only). Check: the mma_tf32 rows PASS
+ *      against their own (TF32) bound.
+ *   2. PARTS = 2: store big = to_tf32(x) in As[0], Bs[0] and small = to_tf32(x - big) in As[1],
+ *      Bs[1] (small = 0 where x is Inf or NaN: x - big would be NaN), and for each fragment
+ *      pair issue three mma_tf32: big*small, small*big, then big*big. Check: the mma_3xtf32
+ *      rows PASS against the FP32 bound that stages 01-09 pass. Then swap the order (big*big
+ *      first) and compare the error column at K = 1, 8 and 64 (--sizes 256x256x1, ...).
+ * Hint: why the padding? Work out the banks of the fragment reads A(g, t) and B(t, g) for one
+ * warp with and without it. */
+template <int PARTS>
+__global__ void __launch_bounds__(THREADS)
+tf32_kernel(int M, int N, int K, float alpha, const float *__restrict__ A, int lda,
+            const float *__restrict__ B, int ldb, float beta, float *C, int ldc, int row0,
+            bool vec2)
+{
+}
+
+template <int PARTS>
+void launch(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
+            float beta, float *C, int ldc)
+{
+    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc))
+        return;
+    const bool vec2 = ((uintptr_t)C & 7) == 0 && ldc % 2 == 0;
+    const int tile_rows = ceil_div(M, BM);
+    for (int y0 = 0; y0 < tile_rows; y0 += GRID_Y_MAX) {
+        dim3 grid(ceil_div(N, BN), tile_rows - y0 < GRID_Y_MAX ? tile_rows - y0 : GRID_Y_MAX);
+        tf32_kernel<PARTS><<<grid, THREADS, 0, gemm_stream()>>>(M, N, K, alpha, A, lda, B, ldb,
+                                                                beta, C, ldc, y0 * BM, vec2);
+        CUDA_CHECK_LAUNCH();
+    }
+}
+
+} // namespace
+
+void gemm_mma_tf32(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                   int ldb, float beta, float *C, int ldc)
+{
+    launch<1>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void gemm_mma_3xtf32(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                     int ldb, float beta, float *C, int ldc)
+{
+    launch<2>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }

@@ -19,17 +19,25 @@ make -s "$sol" "$ex" >/dev/null || { echo "grade: the build failed (messages abo
 
 shapes=$(grep -v '^#' tests/shapes.txt | paste -sd, -)
 report=$(mktemp) rows=$(mktemp)
-for opts in "" "--alpha -1.5 --beta 0.5" "--pad 5"; do
-    # shellcheck disable=SC2086
-    "$ex" --variant all --no-baseline --reps 1 --sizes "$shapes" $opts >"$report" 2>&1
-    rc=$?
-    if [ "$rc" -eq 77 ]; then echo "no CUDA device: grade this stage on a GPU machine"; exit 77; fi
-    if [ "$rc" -ge 2 ]; then echo "exit $rc with ${opts:-default options} (a crash or refused input):"; tail -n 3 "$report" | sed 's/^/    /'; fi
-    # one line per check: variant, shape, options, PASS/FAIL and the harness's "first bad element"
-    awk -v o="$opts" 'function flush() { if (row != "") print row "\t" why; row = why = "" }
-        $NF == "PASS" || $NF == "FAIL" { flush(); row = $1 "\t" $2 "x" $3 "x" $4 "\t" o "\t" $NF; next }
-        row != "" && /^    first bad element: / { why = substr($0, 24) }
-        END { flush() }' "$report" >>"$rows"
+# what to grade: every variant, or the lines of the stage's grade-modes.txt, each the program's
+# options that choose them (12: its BF16 variants, then --fp32 --variant mma_tf32,mma_3xtf32)
+modes=("--variant all")
+[ -f "$dir/grade-modes.txt" ] && mapfile -t modes < <(grep -v '^#' "$dir/grade-modes.txt")
+for mode in "${modes[@]}"; do
+    pre=$(printf '%s' "$mode" | sed 's/--variant [^ ]*//; s/  */ /g; s/^ //; s/ $//') # besides --variant
+    for opts in "" "--alpha -1.5 --beta 0.5" "--pad 5"; do
+        # shellcheck disable=SC2086
+        "$ex" $mode --no-baseline --reps 1 --sizes "$shapes" $opts >"$report" 2>&1
+        rc=$?
+        if [ "$rc" -eq 77 ]; then echo "no CUDA device: grade this stage on a GPU machine"; exit 77; fi
+        if [ "$rc" -ge 2 ]; then echo "exit $rc with $mode ${opts:-(default options)} (a crash or refused input):"; tail -n 3 "$report" | sed 's/^/    /'; fi
+        # one line per check: variant, shape, options, PASS/FAIL, the harness's "first bad
+        # element", and the options that chose the variant
+        awk -v o="$(echo $pre $opts)" -v p="$pre" 'function flush() { if (row != "") print row "\t" why "\t" p; row = why = "" }
+            $NF == "PASS" || $NF == "FAIL" { flush(); row = $1 "\t" $2 "x" $3 "x" $4 "\t" o "\t" $NF; next }
+            row != "" && /^    first bad element: / { why = substr($0, 24) }
+            END { flush() }' "$report" >>"$rows"
+    done
 done
 echo "checks (every shape in tests/shapes.txt; options: defaults, --alpha -1.5 --beta 0.5, --pad 5):"
 # per variant, in the table's order: the count, a few failing shapes, then the first failure
@@ -50,7 +58,7 @@ echo "  total: $good of $total"
 
 size=$([ "$kind" = gpu ] && echo 2048 || echo 512)
 echo "speed at ${size}^3 against the solution (variants that pass every check):"
-for v in $("$sol" --list | grep -v '\[not here' | awk '{print $1}'); do
+while IFS=$'\t' read -r v pre; do
     if awk -F'\t' -v v="$v" '$1 == v && $4 == "FAIL" { bad = 1 } $1 == v { seen = 1 } END { exit !(bad || !seen) }' "$rows"; then
         printf "  %-16s not timed: fix its checks first\n" "$v"; continue
     fi
@@ -58,8 +66,10 @@ for v in $("$sol" --list | grep -v '\[not here' | awk '{print $1}'); do
     # one pair of runs of the same code can differ by 4x, the medians of three pairs much less
     times=""
     for round in 1 2 3; do
-        t_sol=$(scripts/bench-lock "$sol" --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null | awk -v v="$v" '$1 == v {print $6}')
-        t_ex=$(scripts/bench-lock "$ex" --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null | awk -v v="$v" '$1 == v {print $6}')
+        # shellcheck disable=SC2086
+        t_sol=$(scripts/bench-lock "$sol" $pre --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null | awk -v v="$v" '$1 == v {print $6}')
+        # shellcheck disable=SC2086
+        t_ex=$(scripts/bench-lock "$ex" $pre --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null | awk -v v="$v" '$1 == v {print $6}')
         [ -n "$t_sol" ] && [ -n "$t_ex" ] && times="$times$t_ex $t_sol"$'\n'
     done
     [ -n "$times" ] && printf '%s' "$times" | awk -v v="$v" '{ a[++n] = $1; b[n] = $2 }
@@ -68,6 +78,6 @@ for v in $("$sol" --list | grep -v '\[not here' | awk '{print $1}'); do
             return x[int((n + 1) / 2)] }
         END { e = median(a); s = median(b)
               printf "  %-16s %9.2f GFLOP/s, solution %9.2f: %.2fx (medians of %d alternating runs)\n", v, e, s, (s > 0 ? e / s : 0), n }'
-done
+done < <(awk -F'\t' '!seen[$1]++ { print $1 "\t" $6 }' "$rows") # each variant graded, in order
 rm -f "$report" "$rows"
 [ "$good" -eq "$total" ] && [ "$total" -gt 0 ]
