@@ -233,6 +233,21 @@ template <int R> static __device__ __forceinline__ void fence_regs(float (&d)[R]
 WGMMA_FN(wgmma_m64n256k16, "m64n256k16.f32.bf16.bf16", 128, "128", "129", "130", ", 0, 1")
 WGMMA_FN(wgmma_m64n128k16, "m64n128k16.f32.bf16.bf16", 64, "64", "65", "66", ", 0, 1")
 WGMMA_FN(wgmma_m64n256k8_tf32, "m64n256k8.f32.tf32.tf32", 128, "128", "129", "130", "")
+
+/* The same with A (64 x 8, TF32) from registers: thread (g, t) = (lane / 4, lane % 4) of warp w
+ * gives A(16w + g, t), A(16w + g + 8, t), A(16w + g, t + 4), A(16w + g + 8, t + 4), as
+ * mma.sync.m16n8k8 takes them. The registers are read after the instruction is issued: they
+ * must not change until wgmma.wait_group says its group is done. */
+static __device__ __forceinline__ void wgmma_m64n256k8_tf32_rs(float (&d)[128],
+                                                               const uint32_t (&a)[4],
+                                                               uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {" WG_REGS128 "}, "
+                 "{%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
+                 : WG_OUT128(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+}
 WGMMA_FN(wgmma_m64n128k8_tf32, "m64n128k8.f32.tf32.tf32", 64, "64", "65", "66", "")
 
 #endif

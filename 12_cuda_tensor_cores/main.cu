@@ -50,6 +50,9 @@ static gemm_variant fp32_variants[] = {
     {.name = "3xtf32", .desc = "Hopper: big + small TF32 parts as one product of depth 3K "
                                "([As|Ab|Ab] [Bb|Bs|Bb] per 8 of K), small terms first: the FP32 bound",
      .fn = gemm_3xtf32, .err_c = 2.0, .alpha_last = 1},
+    {.name = "tf32_rs", .desc = "Hopper: C^T = B^T A^T, B^T from registers (loaded from B's tiles, rounded), "
+                                "A^T K-major in shared memory: no B^T pass; NOT FP32-accurate",
+     .fn = gemm_tf32_rs, .err_c = TF32_ERR_C, .alpha_last = 1},
     {.name = "mma_tf32", .desc = "A and B rounded to TF32 (cvt.rna) into shared memory, mma.sync.m16n8k8, "
                              "128x128 tiles: NOT FP32-accurate (its own bound)",
      .fn = gemm_mma_tf32, .err_c = TF32_ERR_C, .alpha_last = 1},
@@ -62,7 +65,7 @@ static gemm_variant fp32_variants[] = {
      .fn = gemm_cublas_fp32, .err_c = 2.0, .alpha_last = 1},
 };
 
-#define FP32_HOPPER 2 /* the first FP32_HOPPER of them need sm_90 */
+#define FP32_HOPPER 3 /* the first FP32_HOPPER of them need sm_90 */
 
 static int tune, probe, unrounded, fp32, bound_fp32;
 

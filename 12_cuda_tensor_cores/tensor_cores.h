@@ -19,6 +19,7 @@ gemm_bf16_fn gemm_wgmma_ws;
 gemm_bf16_fn gemm_wgmma_persistent;
 gemm_fn gemm_tf32;   /* FP32 A, B and C (gemm.h's gemm_fn); run with --fp32 */
 gemm_fn gemm_3xtf32;
+gemm_fn gemm_tf32_rs;
 
 /* tf32.cu: the same on mma.sync, any GPU from sm_80, and cuBLAS SGEMM with TF32 on and off */
 gemm_fn gemm_mma_tf32;

@@ -664,6 +664,209 @@ static CUtensorMap f32_map(const float *X, int rows, int cols, long ld, int box_
     return tensor_map(X, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, rows, cols, (int)ld, box_rows, 32);
 }
 
+/* ---- tf32_rs: no B^T pass. C^T = B^T A^T: the tensor cores' A operand is B^T, taken from
+ * registers, where any layout can be loaded; their B operand is A^T, K-major in shared memory
+ * because A's rows are. A CTA computes 256 rows (m) x 128 columns (n) of C; each consumer
+ * warpgroup 64 columns as wgmma's 64 rows, 256 rows of C as its N. B's tile (32 k x 128 n,
+ * N-major, 128-byte swizzled boxes of 32 x 32) is read from shared memory into the fragments:
+ * thread (g, t) of warp w takes B(k, n) and B(k, n + 1), n = 16w + 2g (one 8-byte load), for
+ * k = t and t + 4 of each 8, rounded to TF32 on the way (A stays truncated by the tensor core).
+ * wgmma's row g then holds column n of C and row g + 8 column n + 1, so each thread writes
+ * pairs of neighbouring columns, as store_pair does. Clusters of 2 CTAs side by side in n share
+ * A's tile (multicast). */
+
+#define RS_BM 256                  /* rows of C per CTA (wgmma's N) */
+#define RS_BN 128                  /* columns of C per CTA: two consumers of 64 */
+#define RS_A_TILE (RS_BM * 128)    /* 32 KiB: 256 rows of 32 floats */
+#define RS_B_TILE (32 * RS_BN * 4) /* 16 KiB: 32 k x 128 n */
+#define RS_STAGE (RS_A_TILE + RS_B_TILE)
+
+/* the four TF32 fragments of one 8 of K (kk), from B's tile (k rows of 128 bytes per 32 n) */
+static __device__ __forceinline__ void rs_fragments(uint32_t (&a)[4], const uint8_t *btile,
+                                                    int kk, int n)
+{
+    int t = threadIdx.x % 4, box = n / 32, nn = n % 32;
+#pragma unroll
+    for (int h = 0; h < 2; h++) { /* k = t, then t + 4 */
+        int k = kk * 8 + t + 4 * h;
+        float2 v = *reinterpret_cast<const float2 *>(btile + box * 4096 + k * 128 +
+                                                     ((nn / 4) ^ (k % 8)) * 16 + nn % 4 * 4);
+        a[2 * h] = __float_as_uint(tf32_rna(v.x));     /* row g: column n */
+        a[2 * h + 1] = __float_as_uint(tf32_rna(v.y)); /* row g + 8: column n + 1 */
+    }
+}
+
+template <int STAGES, int CLUSTER>
+__global__ void __launch_bounds__(WS_THREADS, 1)
+tf32_rs_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB,
+               int M, int N, int K, float alpha, float beta, float *C, int ldc, int group,
+               bool vec2)
+{
+    extern __shared__ uint8_t smem_raw[];
+    uint8_t *smem = align1024(smem_raw);
+    uint64_t *full = (uint64_t *)(smem + STAGES * RS_STAGE), *empty = full + STAGES;
+    int wg = threadIdx.x / 128;
+    unsigned rank = CLUSTER > 1 ? cluster_rank() : 0;
+    int cluster = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
+    int rows = (M + RS_BM - 1) / RS_BM, cols = (N + RS_BN * CLUSTER - 1) / (RS_BN * CLUSTER);
+    int tiles = rows * cols, KT = (K + 31) / 32;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++) {
+            mbar_init(&full[s], 1);
+            mbar_init(&empty[s], 2 * CLUSTER); /* both consumers of every CTA of the cluster */
+        }
+        mbar_fence_init();
+    }
+    if (CLUSTER > 1)
+        cluster_sync();
+    else
+        __syncthreads();
+
+    if (wg == 0) { /* the producer */
+        setmaxnreg_dec<PRODUCER_REGS>();
+        if (threadIdx.x == 0) {
+            int it = 0;
+            for (int t = cluster; t < tiles; t += clusters) {
+                int tr, tc;
+                tile_at(t, rows, cols, group, &tr, &tc);
+                int m0 = tr * RS_BM, n0 = (tc * CLUSTER + rank) * RS_BN;
+                for (int kt = 0; kt < KT; kt++, it++) {
+                    int s = it % STAGES;
+                    mbar_wait(&empty[s], it / STAGES % 2 ^ 1);
+                    uint8_t *stage = smem + s * RS_STAGE;
+                    mbar_expect_tx(&full[s], RS_STAGE);
+#pragma unroll
+                    for (int c = 0; c < 4; c++) { /* A: four boxes of 64 rows, shared */
+                        if (CLUSTER == 1)
+                            tma_load(stage + c * 8192, &mapA, &full[s], kt * 32, m0 + 64 * c);
+                        else if (c % CLUSTER == (int)rank)
+                            tma_load_multicast(stage + c * 8192, &mapA, &full[s], kt * 32,
+                                               m0 + 64 * c, (1 << CLUSTER) - 1);
+                    }
+#pragma unroll
+                    for (int c = 0; c < 4; c++) /* B: four boxes of 32 k x 32 n, this CTA's */
+                        tma_load(stage + RS_A_TILE + c * 4096, &mapB, &full[s], n0 + 32 * c,
+                                 kt * 32);
+                }
+            }
+        }
+    } else { /* a consumer: 64 columns of each tile */
+        setmaxnreg_inc<CONSUMER_REGS>();
+        int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
+        int col = (wg - 1) * 64 + 16 * warp + 2 * (lane / 4); /* n and n + 1 of the tile */
+        int it = 0;
+        float d[128];
+        for (int t = cluster; t < tiles; t += clusters) {
+            int tr, tc;
+            tile_at(t, rows, cols, group, &tr, &tc);
+            int m0 = tr * RS_BM, n0 = (tc * CLUSTER + rank) * RS_BN;
+            for (int kt = 0; kt < KT; kt++, it++) {
+                int s = it % STAGES;
+                mbar_wait(&full[s], it / STAGES % 2);
+                uint8_t *stage = smem + s * RS_STAGE;
+                uint32_t frag[4][4];
+#pragma unroll
+                for (int kk = 0; kk < 4; kk++)
+                    rs_fragments(frag[kk], stage + RS_A_TILE, kk, col);
+                wgmma_fence();
+                uint32_t sa = smem_u32(stage);
+#pragma unroll
+                for (int kk = 0; kk < 4; kk++)
+                    wgmma_m64n256k8_tf32_rs(d, frag[kk], smem_desc(sa + kk * 32, 16, 1024),
+                                            kt > 0 || kk > 0);
+                wgmma_commit();
+                /* all of this stage's group done before the next stage's fragments are loaded:
+                 * registers a wgmma in flight reads must not be written (ptxas serialises every
+                 * wgmma otherwise, C7513); the other consumer's wgmma fill the gap */
+                wgmma_wait<0>();
+                fence_regs(d);
+                if (threadIdx.x % 128 == 0)
+                    for (int r = 0; r < CLUSTER; r++)
+                        CLUSTER > 1 ? mbar_arrive_cluster(&empty[s], r) : mbar_arrive(&empty[s]);
+            }
+            /* d[4j], d[4j + 1]: C(m, n), C(m + 1, n); d[4j + 2], d[4j + 3]: the same of n + 1,
+             * m = m0 + 8j + 2 (lane % 4) */
+            int n = n0 + col;
+#pragma unroll
+            for (int j = 0; j < RS_BM / 8; j++) {
+                int m = m0 + 8 * j + 2 * (lane % 4);
+                if (m < M)
+                    store_pair(C, ldc, N, m, n, d[4 * j], d[4 * j + 2], alpha, beta, vec2);
+                if (m + 1 < M)
+                    store_pair(C, ldc, N, m + 1, n, d[4 * j + 1], d[4 * j + 3], alpha, beta, vec2);
+            }
+        }
+    }
+    if (CLUSTER > 1)
+        cluster_sync();
+}
+
+template <int STAGES, int CLUSTER> struct rs_launcher {
+    static constexpr int SMEM = STAGES * RS_STAGE + 1024 + 2 * STAGES * 8;
+    static constexpr auto kernel = tf32_rs_kernel<STAGES, CLUSTER>;
+
+    static void launch(const CUtensorMap &mapA, const CUtensorMap &mapB, int M, int N, int K,
+                       float alpha, float beta, float *C, int ldc)
+    {
+        static int smem = set_smem((const void *)kernel, SMEM);
+        bool vec2 = ldc % 2 == 0 && ((uintptr_t)C & 7) == 0;
+        long tiles = (long)ceil_div(M, RS_BM) * ceil_div(N, RS_BN * CLUSTER);
+        long grid = tiles < max_clusters() ? tiles : max_clusters();
+        cudaLaunchConfig_t cfg = {};
+        cudaLaunchAttribute attr[1];
+        config(&cfg, attr, (unsigned)(grid * CLUSTER), smem);
+        CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, mapA, mapB, M, N, K, alpha, beta, C, ldc,
+                                      GROUP_ROWS, vec2));
+    }
+    static long max_clusters()
+    {
+        static int n;
+        if (!n) {
+            cudaLaunchConfig_t cfg = {};
+            cudaLaunchAttribute attr[1];
+            config(&cfg, attr, CLUSTER * gemm_sm_count(), set_smem((const void *)kernel, SMEM));
+            CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, (const void *)kernel, &cfg));
+            if (n < 1)
+                n = 1;
+        }
+        return n;
+    }
+    static void config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, unsigned grid, int smem)
+    {
+        ws_launcher<256, 4, CLUSTER>::config(cfg, attr, grid, smem);
+    }
+};
+
+void gemm_tf32_rs(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                  int ldb, float beta, float *C, int ldc)
+{
+    if (bf16_edges(M, N, K, alpha, beta, C, ldc))
+        return;
+    cudaStream_t st = gemm_stream();
+    bool a_ok = lda % 4 == 0 && ((uintptr_t)A & 15) == 0, b_ok = ldb % 4 == 0 && ((uintptr_t)B & 15) == 0;
+    long lda2 = (K + 31) / 32 * 32, ldb2 = (N + 31) / 32 * 32; /* copies: whole 128-byte lines */
+    float *buf = a_ok && b_ok ? NULL
+                              : tf32_workspace((a_ok ? 0 : (size_t)M * lda2) + (b_ok ? 0 : (size_t)K * ldb2));
+    const float *a = A, *b = B;
+    if (!a_ok) {
+        dim3 grid(ceil_div(K, 1024) < 64 ? ceil_div(K, 1024) : 64, M < 65535 ? M : 65535);
+        pack_a_kernel<1><<<grid, 256, 0, st>>>(M, K, A, lda, buf, lda2);
+        CUDA_CHECK_LAUNCH();
+        a = buf;
+    }
+    if (!b_ok) {
+        float *dst = buf + (a_ok ? 0 : (size_t)M * lda2);
+        dim3 grid(ceil_div(N, 1024) < 64 ? ceil_div(N, 1024) : 64, K < 65535 ? K : 65535);
+        pack_a_kernel<1><<<grid, 256, 0, st>>>(K, N, B, ldb, dst, ldb2);
+        CUDA_CHECK_LAUNCH();
+        b = dst;
+    }
+    CUtensorMap mapA = tensor_map(a, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, M, K, a_ok ? lda : (int)lda2, 64, 32);
+    CUtensorMap mapB = tensor_map(b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, K, N, b_ok ? ldb : (int)ldb2, 32, 32);
+    rs_launcher<4, 2>::launch(mapA, mapB, M, N, K, alpha, beta, C, ldc);
+}
+
 template <int PARTS>
 static void tf32_gemm(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                       int ldb, float beta, float *C, int ldc)
