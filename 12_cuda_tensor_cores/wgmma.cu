@@ -696,43 +696,6 @@ static __device__ __forceinline__ void rs_fragments(uint32_t (&a)[4], const uint
     }
 }
 
-/* NS stages of a consumer (stage numbers it.., K blocks kt..): their fragments, 4 NS wgmma,
- * then a wait for all of them, and the stages released. Registers a wgmma in flight reads must
- * not be written: with one group left in flight while the next stage's fragments loaded, ptxas
- * serialised every wgmma (C7513); with a wait every stage the tensor cores idled ~10% (ncu);
- * a wait every second stage halves that. */
-template <int NS, int STAGES, int CLUSTER>
-static __device__ __forceinline__ void rs_stages(float (&d)[128], uint8_t *smem, uint64_t *full,
-                                                 uint64_t *empty, int it, int kt, int col)
-{
-    uint32_t frag[NS * 4][4];
-#pragma unroll
-    for (int h = 0; h < NS; h++) {
-        int s = (it + h) % STAGES;
-        mbar_wait(&full[s], (it + h) / STAGES % 2);
-#pragma unroll
-        for (int kk = 0; kk < 4; kk++)
-            rs_fragments(frag[4 * h + kk], smem + s * RS_STAGE + RS_A_TILE, kk, col);
-    }
-    wgmma_fence();
-#pragma unroll
-    for (int h = 0; h < NS; h++) {
-        uint32_t sa = smem_u32(smem + (it + h) % STAGES * RS_STAGE);
-#pragma unroll
-        for (int kk = 0; kk < 4; kk++)
-            wgmma_m64n256k8_tf32_rs(d, frag[4 * h + kk], smem_desc(sa + kk * 32, 16, 1024),
-                                    kt > 0 || h > 0 || kk > 0);
-    }
-    wgmma_commit();
-    wgmma_wait<0>();
-    fence_regs(d);
-    if (threadIdx.x % 128 == 0)
-        for (int h = 0; h < NS; h++)
-            for (int r = 0; r < CLUSTER; r++)
-                CLUSTER > 1 ? mbar_arrive_cluster(&empty[(it + h) % STAGES], r)
-                            : mbar_arrive(&empty[(it + h) % STAGES]);
-}
-
 template <int STAGES, int CLUSTER>
 __global__ void __launch_bounds__(WS_THREADS, 1)
 tf32_rs_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB,
@@ -798,12 +761,30 @@ tf32_rs_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__
             int tr, tc;
             tile_at(t, rows, cols, group, &tr, &tc);
             int m0 = tr * RS_BM, n0 = (tc * CLUSTER + rank) * RS_BN;
-            /* two stages at a time (rs_stages) */
-            int kt = 0;
-            for (; kt + 1 < KT; kt += 2, it += 2)
-                rs_stages<2, STAGES, CLUSTER>(d, smem, full, empty, it, kt, col);
-            if (kt < KT)
-                rs_stages<1, STAGES, CLUSTER>(d, smem, full, empty, it++, kt, col);
+            for (int kt = 0; kt < KT; kt++, it++) {
+                int s = it % STAGES;
+                mbar_wait(&full[s], it / STAGES % 2);
+                uint8_t *stage = smem + s * RS_STAGE;
+                uint32_t frag[4][4];
+#pragma unroll
+                for (int kk = 0; kk < 4; kk++)
+                    rs_fragments(frag[kk], stage + RS_A_TILE, kk, col);
+                wgmma_fence();
+                uint32_t sa = smem_u32(stage);
+#pragma unroll
+                for (int kk = 0; kk < 4; kk++)
+                    wgmma_m64n256k8_tf32_rs(d, frag[kk], smem_desc(sa + kk * 32, 16, 1024),
+                                            kt > 0 || kk > 0);
+                wgmma_commit();
+                /* all of this stage's group done before the next stage's fragments are loaded:
+                 * registers a wgmma in flight reads must not be written (ptxas serialises every
+                 * wgmma otherwise, C7513); the other consumer's wgmma fill the gap */
+                wgmma_wait<0>();
+                fence_regs(d);
+                if (threadIdx.x % 128 == 0)
+                    for (int r = 0; r < CLUSTER; r++)
+                        CLUSTER > 1 ? mbar_arrive_cluster(&empty[s], r) : mbar_arrive(&empty[s]);
+            }
             /* d[4j], d[4j + 1]: C(m, n), C(m + 1, n); d[4j + 2], d[4j + 3]: the same of n + 1,
              * m = m0 + 8j + 2 (lane % 4) */
             int n = n0 + col;
