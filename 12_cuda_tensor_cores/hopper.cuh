@@ -132,12 +132,6 @@ static __device__ __forceinline__ void fence_proxy_async()
 {
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
-/* arrive at barrier id without waiting: the threads that named_sync on it go on once `count`
- * threads have arrived or synced */
-static __device__ __forceinline__ void named_arrive(int id, int count)
-{
-    asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
-}
 /* a barrier for `count` threads only (a warpgroup), number id (0 is __syncthreads') */
 static __device__ __forceinline__ void named_sync(int id, int count)
 {

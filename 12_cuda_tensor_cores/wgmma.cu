@@ -763,8 +763,6 @@ tf32_rs_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__
             int m0 = tr * RS_BM, n0 = (tc * CLUSTER + rank) * RS_BN;
             for (int kt = 0; kt < KT; kt++, it++) {
                 int s = it % STAGES;
-                if (it == 0 && wg == 2)
-                    named_sync(3, 256); /* the second consumer starts behind the first (below) */
                 mbar_wait(&full[s], it / STAGES % 2);
                 uint8_t *stage = smem + s * RS_STAGE;
                 uint32_t frag[4][4];
@@ -778,14 +776,9 @@ tf32_rs_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__
                     wgmma_m64n256k8_tf32_rs(d, frag[kk], smem_desc(sa + kk * 32, 16, 1024),
                                             kt > 0 || kk > 0);
                 wgmma_commit();
-                /* The first consumer's first group is queued before the second consumer issues
-                 * anything: the tensor cores then run the two consumers' groups one after the
-                 * other, and each loads its next fragments while the other's group runs. */
-                if (it == 0 && wg == 1)
-                    named_arrive(3, 256);
                 /* all of this stage's group done before the next stage's fragments are loaded:
                  * registers a wgmma in flight reads must not be written (ptxas serialises every
-                 * wgmma otherwise, C7513) */
+                 * wgmma otherwise, C7513); the other consumer's wgmma fill the gap */
                 wgmma_wait<0>();
                 fence_regs(d);
                 if (threadIdx.x % 128 == 0)
