@@ -754,13 +754,7 @@ tf32_rs_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__
     } else { /* a consumer: 64 columns of each tile */
         setmaxnreg_inc<CONSUMER_REGS>();
         int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
-        /* n and n + 1 of the tile: warps 2w, 2w + 1 share a 32-column box of B, each taking 16
-         * of its 8-column chunks in the order that puts every bank under exactly two of a
-         * load's 32 pairs after the swizzle: chunks {0, 1, 4, 5} (warp 0) and {2, 3, 6, 7}
-         * (warp 1) XORed with k % 8 = 0..3 (16 consecutive columns, chunks 0-3, put four
-         * pairs on each bank of half of them) */
-        int g = lane / 4, chunk = g / 2 % 2 + 4 * (g / 4) + 2 * (warp % 2);
-        int col = (wg - 1) * 64 + 32 * (warp / 2) + 4 * chunk + 2 * (g % 2);
+        int col = (wg - 1) * 64 + 16 * warp + 2 * (lane / 4); /* n and n + 1 of the tile */
         int it = 0;
         float d[128];
         for (int t = cluster; t < tiles; t += clusters) {
