@@ -149,50 +149,34 @@ static const stage_info fp32_stage = {
 
 #define PK 32 /* K of the probe: two 16-deep instructions */
 
-/* The same for an FP32 variant (--fp32): the terms are TF32 numbers, which it keeps as they are. */
-static float probe_sum_fp32(gemm_fn *fn, const float *a, const float *b)
-{
-    float hb[PK * 8] = {0}, *dA, *dB, *dC, c[8];
-    for (int k = 0; k < PK; k++)
-        hb[k * 8] = b[k];
-    CUDA_CHECK(cudaMalloc((void **)&dA, sizeof(float) * PK));
-    CUDA_CHECK(cudaMalloc((void **)&dB, sizeof hb));
-    CUDA_CHECK(cudaMalloc((void **)&dC, sizeof c));
-    CUDA_CHECK(cudaMemcpy(dA, a, sizeof(float) * PK, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dB, hb, sizeof hb, cudaMemcpyHostToDevice));
-    fn(1, 8, PK, 1.0f, dA, PK, dB, 8, 0.0f, dC, 8);
-    CUDA_CHECK(cudaStreamSynchronize(gemm_stream()));
-    CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(c, dC, sizeof c, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaFree(dA));
-    CUDA_CHECK(cudaFree(dB));
-    CUDA_CHECK(cudaFree(dC));
-    return c[0];
-}
-
-/* sum_k a[k] b[k] as variant v computes it: A is 1 x PK, B is PK x 8 with b in column 0. */
+/* sum_k a[k] b[k] as variant v computes it: A is 1 x PK, B is PK x 8 with b in column 0. A BF16
+ * variant gets the terms as BF16 (each must be one); an FP32 one (--fp32) as they are. */
 static float probe_sum(const gemm_variant *v, const float *a, const float *b)
 {
-    if (!v->fn_bf16)
-        return probe_sum_fp32(v->fn, a, b);
-    gemm_bf16_fn *fn = v->fn_bf16;
+    const int bf16 = v->fn_bf16 != NULL;
+    const size_t es = bf16 ? sizeof(gemm_bf16) : sizeof(float);
+    float fa[PK], fb[PK * 8] = {0}, *dC, c[8];
     uint16_t ha[PK], hb[PK * 8] = {0};
     for (int k = 0; k < PK; k++) {
+        fa[k] = a[k];
+        fb[k * 8] = b[k];
         ha[k] = bf16_round_bits(a[k]);
         hb[k * 8] = bf16_round_bits(b[k]);
-        if (bf16_bits_to_float(ha[k]) != a[k] || bf16_bits_to_float(hb[k * 8]) != b[k]) {
+        if (bf16 && (bf16_bits_to_float(ha[k]) != a[k] || bf16_bits_to_float(hb[k * 8]) != b[k])) {
             fprintf(stderr, "probe: a term is not a BF16 number\n");
             exit(1);
         }
     }
-    gemm_bf16 *dA, *dB;
-    float *dC, c[8];
-    CUDA_CHECK(cudaMalloc((void **)&dA, sizeof ha));
-    CUDA_CHECK(cudaMalloc((void **)&dB, sizeof hb));
+    void *dA, *dB;
+    CUDA_CHECK(cudaMalloc(&dA, PK * es));
+    CUDA_CHECK(cudaMalloc(&dB, PK * 8 * es));
     CUDA_CHECK(cudaMalloc((void **)&dC, sizeof c));
-    CUDA_CHECK(cudaMemcpy(dA, ha, sizeof ha, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dB, hb, sizeof hb, cudaMemcpyHostToDevice));
-    fn(1, 8, PK, 1.0f, dA, PK, dB, 8, 0.0f, dC, 8);
+    CUDA_CHECK(cudaMemcpy(dA, bf16 ? (const void *)ha : fa, PK * es, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dB, bf16 ? (const void *)hb : fb, PK * 8 * es, cudaMemcpyHostToDevice));
+    if (bf16)
+        v->fn_bf16(1, 8, PK, 1.0f, (gemm_bf16 *)dA, PK, (gemm_bf16 *)dB, 8, 0.0f, dC, 8);
+    else
+        v->fn(1, 8, PK, 1.0f, (float *)dA, PK, (float *)dB, 8, 0.0f, dC, 8);
     CUDA_CHECK(cudaStreamSynchronize(gemm_stream()));
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaMemcpy(c, dC, sizeof c, cudaMemcpyDeviceToHost));

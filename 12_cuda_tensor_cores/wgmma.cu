@@ -419,6 +419,34 @@ wgmma_ws_kernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant_
         cluster_sync(); /* no CTA leaves while its peer may still signal its barriers */
 }
 
+/* A launch of `grid` CTAs of WS_THREADS threads in clusters of `cluster`, on the stage's stream. */
+static void ws_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, unsigned grid, int smem,
+                      int cluster)
+{
+    cfg->gridDim = dim3(grid);
+    cfg->blockDim = dim3(WS_THREADS);
+    cfg->dynamicSmemBytes = smem;
+    cfg->stream = gemm_stream();
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = cluster;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg->attrs = attr;
+    cfg->numAttrs = 1;
+}
+
+/* How many clusters of `kernel` the GPU runs at once (for 2-CTA clusters, fewer than half the
+ * SMs where a GPC has an odd number of them); at least 1. */
+static long active_clusters(const void *kernel, int smem, int cluster)
+{
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1];
+    ws_config(&cfg, attr, cluster * gemm_sm_count(), set_smem(kernel, smem), cluster);
+    int n = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, kernel, &cfg));
+    return n < 1 ? 1 : n;
+}
+
 template <int BN, int STAGES, int CLUSTER, bool MC = true, bool SMEM_C = false, bool TF32 = false>
 struct ws_launcher {
     static constexpr int SMEM =
@@ -453,37 +481,14 @@ struct ws_launcher {
         long grid = persistent ? (tiles < max_clusters() ? tiles : max_clusters()) : tiles;
         cudaLaunchConfig_t cfg = {};
         cudaLaunchAttribute attr[1];
-        config(&cfg, attr, (unsigned)(grid * CLUSTER), smem);
+        ws_config(&cfg, attr, (unsigned)(grid * CLUSTER), smem, CLUSTER);
         CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, mapA, mapB, mapC, M, N, K, alpha, beta, C,
                                       ldc, group, vec2, tma_c));
     }
-    /* how many clusters of this kernel the GPU runs at once (for 2-CTA clusters, fewer than
-     * half the SMs where a GPC has an odd number of them) */
     static long max_clusters()
     {
-        static int n;
-        if (!n) {
-            cudaLaunchConfig_t cfg = {};
-            cudaLaunchAttribute attr[1];
-            config(&cfg, attr, CLUSTER * gemm_sm_count(), set_smem((const void *)kernel, SMEM));
-            CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, (const void *)kernel, &cfg));
-            if (n < 1)
-                n = 1;
-        }
+        static long n = active_clusters((const void *)kernel, SMEM, CLUSTER);
         return n;
-    }
-    static void config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, unsigned grid, int smem)
-    {
-        cfg->gridDim = dim3(grid);
-        cfg->blockDim = dim3(WS_THREADS);
-        cfg->dynamicSmemBytes = smem;
-        cfg->stream = gemm_stream();
-        attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = CLUSTER;
-        attr[0].val.clusterDim.y = 1;
-        attr[0].val.clusterDim.z = 1;
-        cfg->attrs = attr;
-        cfg->numAttrs = 1;
     }
 };
 
@@ -815,26 +820,14 @@ template <int STAGES, int CLUSTER> struct rs_launcher {
         long grid = tiles < max_clusters() ? tiles : max_clusters();
         cudaLaunchConfig_t cfg = {};
         cudaLaunchAttribute attr[1];
-        config(&cfg, attr, (unsigned)(grid * CLUSTER), smem);
+        ws_config(&cfg, attr, (unsigned)(grid * CLUSTER), smem, CLUSTER);
         CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, mapA, mapB, M, N, K, alpha, beta, C, ldc,
                                       GROUP_ROWS, vec2));
     }
     static long max_clusters()
     {
-        static int n;
-        if (!n) {
-            cudaLaunchConfig_t cfg = {};
-            cudaLaunchAttribute attr[1];
-            config(&cfg, attr, CLUSTER * gemm_sm_count(), set_smem((const void *)kernel, SMEM));
-            CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, (const void *)kernel, &cfg));
-            if (n < 1)
-                n = 1;
-        }
+        static long n = active_clusters((const void *)kernel, SMEM, CLUSTER);
         return n;
-    }
-    static void config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, unsigned grid, int smem)
-    {
-        ws_launcher<256, 4, CLUSTER>::config(cfg, attr, grid, smem);
     }
 };
 
