@@ -10,7 +10,7 @@
 #   OUT_DIR/12_runs/tf32_accuracy.csv   every variant against the FP32 bound (--bound fp32: tf32
 #                                       fails by design), 256 x 256 x K, K = 1 .. 16384, every
 #                                       element checked; 09's warptile beside it (its c is 2)
-#   OUT_DIR/12_tf32.csv                 timings at 4096 and 8192, three rounds, each variant
+#   OUT_DIR/12_runs/tf32_time.csv       timings at 4096 and 8192, three rounds, each variant
 #                                       alternated with cuBLAS FP32 (TF32 off); cublas_tf32 a row
 # A summary of the ratios is printed at the end. Exit status 1 if a check or sanitizer failed.
 set -u
@@ -21,7 +21,7 @@ make -s -j"$(nproc)" stage12 stage09 ${GIT_REV:+GIT_REV=$GIT_REV} || exit 1
 bin=12_cuda_tensor_cores/cuda_tensor_cores
 log=$out/12_runs/tf32_tests.log
 acc=$out/12_runs/tf32_accuracy.csv
-csv=$out/12_tf32.csv
+csv=$out/12_runs/tf32_time.csv
 rm -f "$log" "$acc" "$out/12_runs/tf32_accuracy_warptile.csv" "$csv"
 fails=0
 

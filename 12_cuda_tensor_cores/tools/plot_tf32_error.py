@@ -35,6 +35,7 @@ MEASURED = {  # variant: (label, colour, line, marker)
     "cublas_tf32": ("cublas_tf32", "darkred", "--", "x"),
     "3xtf32": ("3xtf32", "tab:blue", "-", "o"),
     "mma_3xtf32": ("mma_3xtf32", "tab:cyan", "--", "s"),
+    "tf32_rs": ("tf32_rs", "tab:olive", "--", "d"),
     "cublas_fp32": ("cublas_fp32 (pedantic)", "grey", "--", "x"),
     "warptile": ("warptile (09, FP32 FMAs)", "black", "-", "^"),
 }
@@ -60,14 +61,19 @@ def plot_emulated(ax, rows):
     return 1.1, "upper right"  # where the bound's label and the legend leave the lines clear
 
 
+TWINS = {"mma_3xtf32": "3xtf32", "tf32_rs": "tf32"}  # drawn as one line where equal at every K
+
+
 def plot_measured(ax, rows):
-    same = points(rows, "variant", "mma_3xtf32") == points(rows, "variant", "3xtf32")
+    same = {twin: points(rows, "variant", twin) == points(rows, "variant", of)
+            for twin, of in TWINS.items() if points(rows, "variant", twin)}
     for variant, (label, colour, dash, marker) in MEASURED.items():
         pts = points(rows, "variant", variant)
-        if not pts or (variant == "mma_3xtf32" and same):
+        if not pts or same.get(variant):
             continue
-        if variant == "3xtf32" and same:
-            label += " = mma_3xtf32 (equal at every K)"
+        for twin, of in TWINS.items():
+            if of == variant and same.get(twin):
+                label += " = %s (equal at every K)" % twin
         ks, ratios = zip(*pts)
         ax.plot(ks, ratios, dash, color=colour, marker=marker, markersize=4, label=label)
     ax.set_title("FP32 matrices on the tensor cores: largest error against the FP32 bound\n"
