@@ -10,8 +10,8 @@
 #   scale04  04's best (omp_tiled_dyn) on 1, 2, 4, 8 and 16 threads against OpenBLAS, 2048
 #            and 4096
 #   mkl16    05's best against MKL on 16 threads, 4096 and 8192
-#   nc64     05's best on 1 and 16 threads at 4096 with NC = 64 (--blocks 0,0,64), against
-#            OpenBLAS: 05_simd_nc64.csv
+#   nc256    05's best on 1 and 16 threads at 4096 with NC = 256 set by hand (one B block a
+#            thread at 16, the partition before e52c60c), against OpenBLAS: 05_simd_nc256.csv
 #
 # Every step runs under a timeout and says how long it took. Idle threads sleep
 # (OMP_WAIT_POLICY=passive, as in bench.sh). No OMP_PROC_BIND: it binds the first thread before
@@ -73,8 +73,9 @@ step scale05-big 70 sh -c "./05_simd/simd --variant $BEST --threads 16 -m $N3 --
 step scale04 50 sh -c "./04_threads/threads --variant omp_tiled_dyn --threads 1,2,4,8,16 -m $N1 --reps 3 --csv $S04 &&
     ./04_threads/threads --variant omp_tiled_dyn --threads 1,2,4,8,16 -m $N2 --reps 1 --csv $S04"
 step mkl16 25 ./05_simd/simd --baseline mkl --variant "$BEST" --threads 16 --sizes $N2,$N3 --reps 3 --csv "$S05"
-# the prediction in 05's NOTES ("Why 16 threads lose"): four B blocks a thread at 4096 (NC = 64)
-step nc64 40 ./05_simd/simd --variant "$BEST" --threads 1,16 -m "$N2" --blocks 0,0,64 --reps 3 \
-    --csv "$out/05_simd_nc64.csv"
+# the partition before four B blocks a thread (05's NOTES, "Why 16 threads lose"): NC = 256 set
+# by hand (--blocks turns the four-blocks rule off), against the default in scale05
+step nc256 40 ./05_simd/simd --variant "$BEST" --threads 1,16 -m "$N2" --blocks 0,0,256 --reps 3 \
+    --csv "$out/05_simd_nc256.csv"
 rm -f "$out/.lock"
 echo "== done, $(date -u +%T)"

@@ -223,10 +223,12 @@ gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K)
      * of the thread count where N allows, so that every thread gets as many; and on more than
      * one thread at least BLOCKS_PER_THREAD each, so that the dynamic schedule can even out
      * cores that run at different speeds before the barrier that ends each slice of K (16
-     * threads at 4096: one block each ran at 47-54% of 16x one thread, four at 64%). */
+     * threads at 4096: one block each ran at 47-54% of 16x one thread, four at 64%), unless
+     * --blocks set NC (a knob must do what it says). */
     const int strips = ceil_div(N, NR);
-    const int want = pt.nthreads > 1 ? max_int(ceil_div(N, bs.nc), BLOCKS_PER_THREAD * pt.nthreads)
-                                     : ceil_div(N, bs.nc);
+    const int want = pt.nthreads > 1 && !override_nc
+                         ? max_int(ceil_div(N, bs.nc), BLOCKS_PER_THREAD * pt.nthreads)
+                         : ceil_div(N, bs.nc);
     const int nb = min_int(round_up(want, pt.nthreads), strips);
     pt.nc = NR * ceil_div(strips, nb);
     pt.nb = ceil_div(N, pt.nc);

@@ -45,8 +45,8 @@ static void describe(void)
     const microkernel *uk = microkernel_best();
     gemm_blocking bs = gemm_blocking_for(uk);
     snprintf(title, sizeof title,
-             "packed micro-kernels; dispatch picks %s; MC=%d KC=%d NC=%d from L1d %ld KiB, "
-             "L2 %ld KiB, L3 %.1f MiB",
+             "packed micro-kernels; dispatch picks %s; MC=%d KC=%d NC=%d (less where it would "
+             "give a thread under 4 blocks) from L1d %ld KiB, L2 %ld KiB, L3 %.1f MiB",
              uk->name, bs.mc, bs.kc, bs.nc, l1 >> 10, l2 >> 10, l3 / 1048576.0);
 }
 

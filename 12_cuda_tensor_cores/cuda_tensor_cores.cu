@@ -313,7 +313,7 @@ __device__ __forceinline__ float to_tf32(float x)
  * would turn an Inf into a NaN). */
 __device__ __forceinline__ float small_part(float x, float big)
 {
-    return isfinite(x) ? to_tf32(x - big) : 0.0f;
+    return isfinite(big) ? to_tf32(x - big) : 0.0f;
 }
 
 __device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2])

@@ -8,7 +8,8 @@
  *              the bytes down on an mbarrier; .multicast writes the box into several CTAs;
  *              the other way, a box of shared memory into the tensor (a bulk group)
  *   wgmma      a warpgroup (4 warps, 128 threads) multiplies a 64 x 16 tile of A by a
- *              16 x N tile of B (64 x 8 by 8 x N in TF32), both in shared memory, into 64 x N FP32 accumulators in
+ *              16 x N tile of B (64 x 8 by 8 x N in TF32), B in shared memory, A there too
+ *              or (tf32_rs) in registers, into 64 x N FP32 accumulators in
  *              registers; asynchronous: fence, issue, commit a group, wait for groups
  *   setmaxnreg a warpgroup gives registers back, or takes more, at run time
  *

@@ -21,19 +21,21 @@ gemm_fn gemm_tf32;   /* FP32 A, B and C (gemm.h's gemm_fn); run with --fp32 */
 gemm_fn gemm_3xtf32;
 gemm_fn gemm_tf32_rs;
 
-/* tf32.cu: the same on mma.sync, any GPU from sm_80, and cuBLAS SGEMM with TF32 on and off */
+/* cuda_tensor_cores.cu: the same on mma.sync, any GPU from sm_80; cublas_sgemm.cu: cuBLAS SGEMM
+ * with TF32 on and off */
 gemm_fn gemm_mma_tf32;
 gemm_fn gemm_mma_3xtf32;
 gemm_fn gemm_cublas_tf32; /* cublasSgemm, CUBLAS_TF32_TENSOR_OP_MATH */
 gemm_fn gemm_cublas_fp32; /* cublasSgemm, CUBLAS_PEDANTIC_MATH (the baseline, as a checked row) */
 
-/* c for the variants that multiply inputs rounded to TF32 (tf32, cublas_tf32): their own bound,
- * not FP32's. Each input is within 2^-10 of itself (2^-11 rounded, 2^-10 truncated, whichever
- * cuBLAS does), a product within (2^-9 + 2^-20) = 2^15 u + 2^4 u; the sums, at worst 6.5 u S per
- * 8-deep instruction (NOTES.md, "TF32 and 3xTF32 on the CPU"), the epilogue 2 u S. The input
- * term does not grow with K, so K = 1 sets c: (2^15 + 16 + 6.5 + 2) / 3. Loose for long sums:
- * 3xtf32 runs the same kernel, indices and all, against the FP32 bound (c = 2). */
-#define TF32_ERR_C 10931.0
+/* The variants that multiply inputs rounded to TF32 (tf32, tf32_rs, mma_tf32, cublas_tf32) are
+ * checked against a bound of their own: an input term that does not grow with K (verify.h's
+ * err_in) and FP32's for the sums (c = 2). Each input is within 2^-10 of itself (truncated;
+ * 2^-11 rounded), a product of two within 2^-9 of |ab|: err_in = 2^-9. The products are exact
+ * and the adder, measured (--fp32 --probe: blocks of 8, 2 extra bits, truncation), loses less
+ * than 6.5 u S per 8 of K; alpha and beta 2 u S: within 2 (K + 2) u S. (c alone, 10931 as first
+ * derived, let a kernel that never wrote C pass from K ~ 1500.) */
+#define TF32_ERR_IN 0.001953125 /* 2^-9 */
 
 /* --tune: wgmma_persistent's configurations, each alone (wgmma.cu) */
 extern const gemm_variant wgmma_tune_variants[];

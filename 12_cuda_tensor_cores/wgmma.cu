@@ -589,10 +589,11 @@ static __device__ __forceinline__ float tf32_rna(float x)
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
     return __uint_as_float(r);
 }
-/* x's small part; zero for Inf and NaN, whose big part says everything (x - big is NaN) */
+/* x's small part; zero where big is Inf or NaN, which says everything (x - big would be NaN;
+ * a finite x within 2^-12 of FLT_MAX rounds to an infinite big) */
 static __device__ __forceinline__ float tf32_small(float x, float big)
 {
-    return isfinite(x) ? tf32_rna(x - big) : 0.0f;
+    return isfinite(big) ? tf32_rna(x - big) : 0.0f;
 }
 
 /* A (M x K) into dst (ld ldd, a multiple of 32): PARTS 1, a copy; PARTS 3, A3. A thread writes

@@ -131,7 +131,7 @@ verify_result check_gathered(int nrows, int N, int K, float alpha, const float *
         const size_t a = (size_t)r0 * K, c = (size_t)r0 * N;
         verify_result v = verify_gemm(rn, N, K, alpha, Arows + a, K > 0 ? K : 1, B, N, beta,
                                       C0rows ? C0rows + c : NULL, Crows + c, Crows + c, N, err_c,
-                                      0, 0);
+                                      0.0, 0, 0);
         all.max_err_ratio = fmax(all.max_err_ratio, v.max_err_ratio);
         all.rel_err = fmax(all.rel_err, v.rel_err);
         all.rows_checked += v.rows_checked;

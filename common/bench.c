@@ -206,7 +206,7 @@ static void measure(const stage_info *st, const bench_opts *o, bench_problem *p,
     if (o->check) {
         be->get_c(p);
         r->vr = verify_gemm(p->M, p->N, p->K, p->alpha, p->A, p->lda, p->B, p->ldb, p->beta, C0,
-                            C_in ? C_in : p->C, p->C, p->ldc, v->err_c, v->normwise,
+                            C_in ? C_in : p->C, p->C, p->ldc, v->err_c, v->err_in, v->normwise,
                             seed);
         r->checked = 1;
     }

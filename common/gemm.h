@@ -65,6 +65,7 @@ typedef struct gemm_variant {
     const char *desc;   /* one line for --list */
     gemm_fn *fn;
     double err_c;       /* c in the error bound (0 means the default, 2) */
+    double err_in;      /* the bound's term that does not grow with K (verify.h; TF32) */
     int normwise;       /* 1: check against a normwise bound (Strassen) */
     int host_mapped;    /* GPU: A, B and C stay in pinned host memory that the kernel reads
                            and writes over the bus (zero-copy, stage 07's `mapped`) */

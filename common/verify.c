@@ -88,7 +88,7 @@ static verify_kind classify(float got, uint32_t before, double ratio, int normwi
 verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int lda,
                           const float *B, int ldb, float beta, const float *C0,
                           const float *C_in, const float *C_out, int ldc,
-                          double err_c, int normwise, uint64_t seed)
+                          double err_c, double err_in, int normwise, uint64_t seed)
 {
     verify_result res = {0};
     const double u = ldexp(1.0, -24);
@@ -145,7 +145,8 @@ verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int 
                 float gotf = C_out[IDX(i, j, ldc)];
                 double got = gotf;
                 double err = isfinite(got) ? fabs(got - R) : INFINITY;
-                double ratio = err / (c * (K + 2) * u * scale + tiny);
+                double ratio = err / (c * (K + 2) * u * scale +
+                                      err_in * fabs(alpha) * absref[r][j - j0] + tiny);
                 if (scale > max_scale)
                     max_scale = scale;
                 if (err > max_err)

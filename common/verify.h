@@ -62,7 +62,10 @@ typedef struct verify_result {
     verify_bad first;     /* the first bad element; kind VERIFY_OK when the check passed */
 } verify_result;
 
-/* C_in: what C held before the run, padding included (only its padding is read);
+/* The bound of an element: err_c (K + 2) u (|alpha| sum|a||b| + |beta||c0|) + err_in |alpha|
+ * sum|a||b|, u = 2^-24. err_in: the part that does not grow with K, from inputs rounded before
+ * they are multiplied (TF32: 2^-9 of each product); 0 for FP32 products.
+ * C_in: what C held before the run, padding included (only its padding is read);
  * C_out: the result. Before the run, C held verify_poison() when beta == 0, else C0:
  * an element still holding that is reported as unwritten.
  * Checks every row when M*N*K <= 2^30, else a random sample of rows plus
@@ -70,7 +73,7 @@ typedef struct verify_result {
 verify_result verify_gemm(int M, int N, int K, float alpha, const float *A, int lda,
                           const float *B, int ldb, float beta, const float *C0,
                           const float *C_in, const float *C_out, int ldc,
-                          double err_c, int normwise, uint64_t seed);
+                          double err_c, double err_in, int normwise, uint64_t seed);
 
 /* One line for a failed check, e.g. "C(3,12) = NaN, want 0.8125: unwritten (still the
  * NaN poison); 7 bad elements". Writes "" when r passed. */

@@ -22,7 +22,8 @@ report=$(mktemp) rows=$(mktemp)
 # what to grade: every variant, or the lines of the stage's grade-modes.txt, each the program's
 # options that choose them (12: its BF16 variants, then --fp32 --variant mma_tf32,mma_3xtf32)
 modes=("--variant all")
-[ -f "$dir/grade-modes.txt" ] && mapfile -t modes < <(grep -v '^#' "$dir/grade-modes.txt")
+[ -f "$dir/grade-modes.txt" ] && mapfile -t modes < <(grep -v -e '^#' -e '^[[:space:]]*$' "$dir/grade-modes.txt")
+[ "${#modes[@]}" -gt 0 ] || modes=("--variant all")
 for mode in "${modes[@]}"; do
     pre=$(printf '%s' "$mode" | sed 's/--variant [^ ]*//; s/  */ /g; s/^ //; s/ $//') # besides --variant
     for opts in "" "--alpha -1.5 --beta 0.5" "--pad 5"; do
@@ -67,9 +68,9 @@ while IFS=$'\t' read -r v pre; do
     times=""
     for round in 1 2 3; do
         # shellcheck disable=SC2086
-        t_sol=$(scripts/bench-lock "$sol" $pre --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null | awk -v v="$v" '$1 == v {print $6}')
+        t_sol=$(scripts/bench-lock "$sol" $pre --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null </dev/null | awk -v v="$v" '$1 == v {print $6}')
         # shellcheck disable=SC2086
-        t_ex=$(scripts/bench-lock "$ex" $pre --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null | awk -v v="$v" '$1 == v {print $6}')
+        t_ex=$(scripts/bench-lock "$ex" $pre --variant "$v" --no-baseline --no-check --sizes "$size" --time-limit 5 2>/dev/null </dev/null | awk -v v="$v" '$1 == v {print $6}')
         [ -n "$t_sol" ] && [ -n "$t_ex" ] && times="$times$t_ex $t_sol"$'\n'
     done
     [ -n "$times" ] && printf '%s' "$times" | awk -v v="$v" '{ a[++n] = $1; b[n] = $2 }
