@@ -3,8 +3,9 @@
  *   bf16_edges()      the BLAS rules at the edges: M or N <= 0 or K < 0 writes nothing;
  *                     K == 0 or alpha == 0 gives C = beta*C without reading A or B (beta == 0:
  *                     C = 0, C not read); true when that was all there was to do
- *   rows_16B()        whether a BF16 matrix's rows all start on 16 bytes (TMA and 16-byte
- *                     cp.async need it: lda a multiple of 8 elements, the first row aligned)
+ *   rows_16B()        whether a BF16 (or FP32) matrix's rows all start on 16 bytes (TMA and
+ *                     16-byte cp.async need it: lda a multiple of 8 (4) elements, the first row
+ *                     aligned)
  *   aligned_copy      A and B as the kernels read them: the caller's, or where a row stride is
  *                     not a multiple of 8 elements (lda = 4097), a copy with rows padded to
  *                     whole 128-byte lines, made on the stream before the kernel (one read and
@@ -45,6 +46,10 @@ static inline bool bf16_edges(int M, int N, int K, float alpha, float beta, floa
 static inline bool rows_16B(const gemm_bf16 *X, int ld)
 {
     return ld % 8 == 0 && ((uintptr_t)X & 15) == 0;
+}
+static inline bool rows_16B(const float *X, int ld) /* FP32 (--fp32): ld a multiple of 4 */
+{
+    return ld % 4 == 0 && ((uintptr_t)X & 15) == 0;
 }
 
 /* dst (ldd, a multiple of 8) = src (lds): one thread makes one 16-byte piece of a row from 8

@@ -620,6 +620,17 @@ static __global__ void pack_a_kernel(int M, int K, const float *A, long lda, flo
         }
 }
 
+/* pack_a_kernel over rows x cols of src, on the stage's stream: blocks along x take 1024 values
+ * of a row, along y the rows */
+template <int PARTS>
+static void pack_rows(int rows, int cols, const float *src, long lds, float *dst, long ldd)
+{
+    int width = PARTS == 1 ? cols : 3 * ((cols + 7) / 8 * 8);
+    dim3 grid(ceil_div(width, 1024) < 64 ? ceil_div(width, 1024) : 64, rows < 65535 ? rows : 65535);
+    pack_a_kernel<PARTS><<<grid, 256, 0, gemm_stream()>>>(rows, cols, src, lds, dst, ldd);
+    CUDA_CHECK_LAUNCH();
+}
+
 /* B (K x N) into dst (N rows, ld ldd): PARTS 1, B^T rounded to TF32; PARTS 3, B3^T. A block
  * turns a 32 x 32 tile through shared memory: rows of B read, rows of B^T written. */
 template <int PARTS>
@@ -838,23 +849,18 @@ void gemm_tf32_rs(int M, int N, int K, float alpha, const float *A, int lda, con
 {
     if (bf16_edges(M, N, K, alpha, beta, C, ldc))
         return;
-    cudaStream_t st = gemm_stream();
-    bool a_ok = lda % 4 == 0 && ((uintptr_t)A & 15) == 0, b_ok = ldb % 4 == 0 && ((uintptr_t)B & 15) == 0;
+    bool a_ok = rows_16B(A, lda), b_ok = rows_16B(B, ldb);
     long lda2 = (K + 31) / 32 * 32, ldb2 = (N + 31) / 32 * 32; /* copies: whole 128-byte lines */
     float *buf = a_ok && b_ok ? NULL
                               : tf32_workspace((a_ok ? 0 : (size_t)M * lda2) + (b_ok ? 0 : (size_t)K * ldb2));
     const float *a = A, *b = B;
     if (!a_ok) {
-        dim3 grid(ceil_div(K, 1024) < 64 ? ceil_div(K, 1024) : 64, M < 65535 ? M : 65535);
-        pack_a_kernel<1><<<grid, 256, 0, st>>>(M, K, A, lda, buf, lda2);
-        CUDA_CHECK_LAUNCH();
+        pack_rows<1>(M, K, A, lda, buf, lda2);
         a = buf;
     }
     if (!b_ok) {
         float *dst = buf + (a_ok ? 0 : (size_t)M * lda2);
-        dim3 grid(ceil_div(N, 1024) < 64 ? ceil_div(N, 1024) : 64, K < 65535 ? K : 65535);
-        pack_a_kernel<1><<<grid, 256, 0, st>>>(K, N, B, ldb, dst, ldb2);
-        CUDA_CHECK_LAUNCH();
+        pack_rows<1>(K, N, B, ldb, dst, ldb2);
         b = dst;
     }
     CUtensorMap mapA = tensor_map(a, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, M, K, a_ok ? lda : (int)lda2, 64, 32);
@@ -871,14 +877,11 @@ static void tf32_gemm(int M, int N, int K, float alpha, const float *A, int lda,
     cudaStream_t st = gemm_stream();
     int width = PARTS == 1 ? K : 3 * ((K + 7) / 8 * 8); /* columns of A' and B'^T */
     long ld = (width + 31) / 32 * 32;                   /* whole 128-byte lines */
-    bool a_in_place = PARTS == 1 && lda % 4 == 0 && ((uintptr_t)A & 15) == 0;
+    bool a_in_place = PARTS == 1 && rows_16B(A, lda);
     float *bt = tf32_workspace((size_t)ld * (N + (a_in_place ? 0 : M)));
     float *a = a_in_place ? (float *)A : bt + (size_t)ld * N;
-    if (!a_in_place) {
-        dim3 grid(ceil_div(width, 1024) < 64 ? ceil_div(width, 1024) : 64, M < 65535 ? M : 65535);
-        pack_a_kernel<PARTS><<<grid, 256, 0, st>>>(M, K, A, lda, a, ld);
-        CUDA_CHECK_LAUNCH();
-    }
+    if (!a_in_place)
+        pack_rows<PARTS>(M, K, A, lda, a, ld);
     for (int k0 = 0; k0 < K; k0 += 32 * GRID_Y_MAX) { /* gridDim.y: at most 65535 */
         int kk = K - k0 < 32 * GRID_Y_MAX ? K - k0 : 32 * GRID_Y_MAX;
         dim3 grid(ceil_div(N, 32), ceil_div(kk, 32));
