@@ -46,21 +46,21 @@ static const gemm_variant variants[] = {
 static gemm_variant fp32_variants[] = {
     {.name = "tf32", .desc = "Hopper: wgmma_persistent's pipeline on FP32 A (the tensor core truncates) "
                              "and a rounded copy of B^T: NOT FP32-accurate (its own bound)",
-     .fn = gemm_tf32, .err_c = 2.0, .err_in = TF32_ERR_IN, .alpha_last = 1},
+     .fn = gemm_tf32, .err_c = 2.0, .alpha_last = 1, .err_in = TF32_ERR_IN},
     {.name = "3xtf32", .desc = "Hopper: big + small TF32 parts as one product of depth 3K "
                                "([As|Ab|Ab] [Bb|Bs|Bb] per 8 of K), small terms first: the FP32 bound",
      .fn = gemm_3xtf32, .err_c = 2.0, .alpha_last = 1},
     {.name = "tf32_rs", .desc = "Hopper: C^T = B^T A^T, B^T from registers (loaded from B's tiles, rounded), "
                                 "A^T K-major in shared memory: no B^T pass; NOT FP32-accurate",
-     .fn = gemm_tf32_rs, .err_c = 2.0, .err_in = TF32_ERR_IN, .alpha_last = 1},
+     .fn = gemm_tf32_rs, .err_c = 2.0, .alpha_last = 1, .err_in = TF32_ERR_IN},
     {.name = "mma_tf32", .desc = "A and B rounded to TF32 (cvt.rna) into shared memory, mma.sync.m16n8k8, "
                              "128x128 tiles: NOT FP32-accurate (its own bound)",
-     .fn = gemm_mma_tf32, .err_c = 2.0, .err_in = TF32_ERR_IN, .alpha_last = 1},
+     .fn = gemm_mma_tf32, .err_c = 2.0, .alpha_last = 1, .err_in = TF32_ERR_IN},
     {.name = "mma_3xtf32", .desc = "big + small TF32 parts, three mma.sync per k-step into one FP32 sum, "
                                "small terms first: the FP32 bound",
      .fn = gemm_mma_3xtf32, .err_c = 2.0, .alpha_last = 1},
     {.name = "cublas_tf32", .desc = "cublasSgemm with CUBLAS_TF32_TENSOR_OP_MATH (its own bound)",
-     .fn = gemm_cublas_tf32, .err_c = 2.0, .err_in = TF32_ERR_IN, .alpha_last = 1},
+     .fn = gemm_cublas_tf32, .err_c = 2.0, .alpha_last = 1, .err_in = TF32_ERR_IN},
     {.name = "cublas_fp32", .desc = "cublasSgemm with CUBLAS_PEDANTIC_MATH: the baseline, checked",
      .fn = gemm_cublas_fp32, .err_c = 2.0, .alpha_last = 1},
 };

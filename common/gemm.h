@@ -65,7 +65,6 @@ typedef struct gemm_variant {
     const char *desc;   /* one line for --list */
     gemm_fn *fn;
     double err_c;       /* c in the error bound (0 means the default, 2) */
-    double err_in;      /* the bound's term that does not grow with K (verify.h; TF32) */
     int normwise;       /* 1: check against a normwise bound (Strassen) */
     int host_mapped;    /* GPU: A, B and C stay in pinned host memory that the kernel reads
                            and writes over the bus (zero-copy, stage 07's `mapped`) */
@@ -77,6 +76,8 @@ typedef struct gemm_variant {
     const char *needs;     /* what runnable() looks for, for messages: "AVX-512F/DQ/VL" */
     gemm_bf16_fn *fn_bf16; /* a BF16 variant (stage 12): run by cuda_bf16_backend, with fn set to
                               gemm_bf16_variant */
+    double err_in;         /* the bound's term that does not grow with K (verify.h; TF32). Last:
+                              tables that fill the first fields by position stay as they were */
 } gemm_variant;
 
 /* The BLAS rules at the edges (above), for the first line of every variant:
