@@ -22,6 +22,7 @@
  */
 #include "tiling.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,45 @@ static void store_block(float *C, int ldc, const float *Cb, int ldt, int rows, i
                                              : Cb[i * ldt + j] + beta * C[IDX(i, j, ldc)];
 }
 
+/* The three block buffers, kept from call to call: one set a thread, freed when the thread
+ * ends. Allocated and freed in every call (3 x 256 KiB at the default tile), they went back
+ * to the kernel at each free, and the next call paid a page fault for every 4 KiB of them
+ * again: a 512 product ran 20-40% slower on its first calls (NOTES.md). */
+typedef struct kept_buffer {
+    float *p;
+    size_t floats;
+} kept_buffer;
+
+static pthread_key_t kept_key;
+static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
+
+static void kept_free(void *b)
+{
+    free(((kept_buffer *)b)->p);
+    free(b);
+}
+
+static void kept_key_create(void) { pthread_key_create(&kept_key, kept_free); }
+
+/* This thread's buffer of at least `floats` floats, 64-byte aligned; NULL if there is no room. */
+static float *block_buffers(size_t floats)
+{
+    pthread_once(&kept_once, kept_key_create);
+    kept_buffer *b = pthread_getspecific(kept_key);
+    if (!b) {
+        if (!(b = calloc(1, sizeof *b)) || pthread_setspecific(kept_key, b) != 0) {
+            free(b);
+            return NULL;
+        }
+    }
+    if (floats > b->floats) {
+        free(b->p);
+        b->p = aligned_alloc(64, (floats * sizeof(float) + 63) / 64 * 64);
+        b->floats = b->p ? floats : 0;
+    }
+    return b->p;
+}
+
 /* gemm_tiled's three block loops, with every block copied before it is used. A buffer
  * row is ldt floats, T rounded up to 16 (64 bytes), and the buffers are 64-byte aligned:
  * every row starts on a cache line. The C tile is summed in its own buffer and written
@@ -143,16 +183,12 @@ static void gemm_copied_blocks(block_product *product, int M, int N, int K, floa
         return;
     /* no block is larger than the matrices: a small product gets small buffers */
     const int T = tile_size, edge = min_int(T, max_int(M, max_int(N, K))), ldt = round_up(edge, 16);
-    const size_t bytes = sizeof(float) * (size_t)ldt * (size_t)ldt;
-    float *Ab = aligned_alloc(64, bytes), *Bb = aligned_alloc(64, bytes);
-    float *Cb = aligned_alloc(64, bytes);
-    if (!Ab || !Bb || !Cb) { /* no room for the copies: the same product, in place */
-        free(Ab);
-        free(Bb);
-        free(Cb);
+    float *Ab = block_buffers(3 * (size_t)ldt * (size_t)ldt);
+    if (!Ab) { /* no room for the copies: the same product, in place */
         gemm_tiled(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
         return;
     }
+    float *Bb = Ab + (size_t)ldt * ldt, *Cb = Bb + (size_t)ldt * ldt;
     for (int i0 = 0; i0 < M; i0 += T) {
         /* padding: an even number of rows, k a multiple of 4, whole 64-byte rows of C */
         const int mb = min_int(T, M - i0), mb_pad = round_up(mb, 2);
@@ -168,9 +204,6 @@ static void gemm_copied_blocks(block_product *product, int M, int N, int K, floa
             store_block(&C[IDX(i0, j0, ldc)], ldc, Cb, ldt, mb, nb, beta);
         }
     }
-    free(Ab);
-    free(Bb);
-    free(Cb);
 }
 
 void gemm_tiled_copy(int M, int N, int K, float alpha, const float *A, int lda, const float *B,

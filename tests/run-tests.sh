@@ -8,6 +8,7 @@
 #      command line's edges (tests/csv-cli.sh)
 #      --baseline openblas|mkl|blis: checked rows, or exit 77 where not installed; bogus: exit 2
 #      (tests/baselines.sh)
+#      no call after a variant's first faults in fresh memory (tests/steady-faults.py)
 #   4. the CPU stages again under AddressSanitizer + UndefinedBehaviorSanitizer
 #   5. the harness catches planted bugs (tests/planted): a test that cannot fail proves nothing
 #   6. each untouched exercise fails its checks cleanly (exit 1, FAIL lines, no crash)
@@ -63,6 +64,9 @@ while read -r dir prog kind; do
     else
         echo "== $dir"
         gemm_checks "$dir" "$bin" --no-baseline
+        # no call after the first faults in fresh memory (a kernel keeps its buffers: 03)
+        if out=$(tests/steady-faults.py "$bin" --variant all --sizes 200 --no-baseline --no-check \
+            --threads 2); then ok "$dir: $out"; else bad "$dir: $out"; fi
         # the sanitizers: every variant, small shapes, padding and beta (reads and writes at the edges)
         expect_rc 0 "$dir: ASan+UBSan, all variants" "$prog-asan" \
             "build/asan/$bin" --variant all --no-baseline --reps 1 --sizes "$SMALL_SHAPES" --pad 3 --beta 0.5 --threads 2
