@@ -135,40 +135,49 @@ static void store_block(float *C, int ldc, const float *Cb, int ldt, int rows, i
 /* The three block buffers, kept from call to call: one set a thread, freed when the thread
  * ends. Allocated and freed in every call (3 x 256 KiB at the default tile), they went back
  * to the kernel at each free, and the next call paid a page fault for every 4 KiB of them
- * again: a 512 product ran 20-40% slower on its first calls (NOTES.md). */
-typedef struct kept_buffer {
-    float *p;
-    size_t floats;
-} kept_buffer;
+ * again (NOTES.md). Three allocations, as before: only their lifetime changed. */
+typedef struct kept_buffers {
+    float *p[3];
+    size_t floats; /* of each */
+} kept_buffers;
 
 static pthread_key_t kept_key;
 static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
 
-static void kept_free(void *b)
+static void kept_free(void *arg)
 {
-    free(((kept_buffer *)b)->p);
+    kept_buffers *b = arg;
+    for (int i = 0; i < 3; i++)
+        free(b->p[i]);
     free(b);
 }
 
 static void kept_key_create(void) { pthread_key_create(&kept_key, kept_free); }
 
-/* This thread's buffer of at least `floats` floats, 64-byte aligned; NULL if there is no room. */
-static float *block_buffers(size_t floats)
+/* This thread's three buffers of at least `floats` floats each, 64-byte aligned, in buf[0..2];
+ * 0, or -1 if there is no room. */
+static int block_buffers(size_t floats, float *buf[3])
 {
     pthread_once(&kept_once, kept_key_create);
-    kept_buffer *b = pthread_getspecific(kept_key);
+    kept_buffers *b = pthread_getspecific(kept_key);
     if (!b) {
         if (!(b = calloc(1, sizeof *b)) || pthread_setspecific(kept_key, b) != 0) {
             free(b);
-            return NULL;
+            return -1;
         }
     }
     if (floats > b->floats) {
-        free(b->p);
-        b->p = aligned_alloc(64, (floats * sizeof(float) + 63) / 64 * 64);
-        b->floats = b->p ? floats : 0;
+        b->floats = floats;
+        for (int i = 0; i < 3; i++) {
+            free(b->p[i]);
+            b->p[i] = aligned_alloc(64, (floats * sizeof(float) + 63) / 64 * 64);
+            if (!b->p[i])
+                b->floats = 0; /* asked again next call */
+        }
     }
-    return b->p;
+    for (int i = 0; i < 3; i++)
+        buf[i] = b->p[i];
+    return b->floats ? 0 : -1;
 }
 
 /* gemm_tiled's three block loops, with every block copied before it is used. A buffer
@@ -183,12 +192,12 @@ static void gemm_copied_blocks(block_product *product, int M, int N, int K, floa
         return;
     /* no block is larger than the matrices: a small product gets small buffers */
     const int T = tile_size, edge = min_int(T, max_int(M, max_int(N, K))), ldt = round_up(edge, 16);
-    float *Ab = block_buffers(3 * (size_t)ldt * (size_t)ldt);
-    if (!Ab) { /* no room for the copies: the same product, in place */
+    float *buf[3];
+    if (block_buffers((size_t)ldt * (size_t)ldt, buf) != 0) { /* no room: the product in place */
         gemm_tiled(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
         return;
     }
-    float *Bb = Ab + (size_t)ldt * ldt, *Cb = Bb + (size_t)ldt * ldt;
+    float *Ab = buf[0], *Bb = buf[1], *Cb = buf[2];
     for (int i0 = 0; i0 < M; i0 += T) {
         /* padding: an even number of rows, k a multiple of 4, whole 64-byte rows of C */
         const int mb = min_int(T, M - i0), mb_pad = round_up(mb, 2);
