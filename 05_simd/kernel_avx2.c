@@ -26,6 +26,12 @@ void microkernel_avx2_6x16(int kc, const float *a, const float *b, float alpha, 
     for (int i = 0; i < MR; i++)
         acc[i][0] = acc[i][1] = _mm256_setzero_ps();
 
+    /* Ask for the tile of C now: it is needed only after the loop, by then it is in L1. */
+    for (int i = 0; i < m; i++) {
+        _mm_prefetch((const char *)&c[IDX(i, 0, ldc)], _MM_HINT_T0);
+        _mm_prefetch((const char *)&c[IDX(i, n - 1, ldc)], _MM_HINT_T0); /* a row may span 2 lines */
+    }
+
     for (int p = 0; p < kc; p++) {
         const __m256 b0 = _mm256_load_ps(b), b1 = _mm256_load_ps(b + 8);
 #pragma GCC unroll 6
