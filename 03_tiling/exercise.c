@@ -43,7 +43,8 @@ void gemm_tiled_copy(int M, int N, int K, float alpha, const float *A, int lda, 
      * cache line. Sum the C tile in a third buffer (zero it before the k0 loop), then
      * write C[i][j] = alpha*sum + beta*C[i][j] once (no read of C when beta == 0).
      * Hints:
-     * - check the allocations; free them before you return.
+     * - check the allocations; free them before you return (the solution keeps them
+     *   between calls instead: the chapter's Pitfalls say why; free is fine here).
      * - padding the copies with zeros (rows to a multiple of 2, k to a multiple of 4,
      *   columns to a multiple of 16) lets the inner loops run without edge cases, and
      *   gets you ready for unroll_2x4. Never write the padding back to C.
