@@ -137,7 +137,9 @@ static void store_block(float *C, int ldc, const float *Cb, int ldt, int rows, i
  * to the kernel at each free, and the next call paid a page fault for every 4 KiB of them
  * again (NOTES.md). Three allocations, as before: only their lifetime changed. (04's
  * pthreads_tiled starts new threads in every call, so its threads allocate a set each time;
- * glibc's per-thread arenas keep that memory, and it measured no extra faults.) */
+ * glibc's per-thread arenas keep that memory, and it measured no extra faults. Not the
+ * thread-local statics of matrix_scratch, as 05 uses: a pthreads_tiled thread ends every call,
+ * and its buffer would leak with it; a key's destructor frees it.) */
 typedef struct kept_buffers {
     float *p[3];
     size_t floats; /* of each */
