@@ -16,6 +16,7 @@ const char *comm_csv_header =
     "stage,transport,op,ranks,bytes,reps,us_median,us_min,gbytes_s,device,git,date\n";
 
 #define MAX_BYTES (32L << 20)
+#define NCCL_MAX_BYTES (512L << 20) /* NCCL's rows go on to a panel's size: NVLink's slope */
 #define MAX_REPS 200
 
 /* Enough repetitions for a stable median without spending long on the large sizes. */
@@ -107,9 +108,10 @@ void comm_bench(const dist_grid *g, const char *path, int gpu, const char *no_gp
         {"bcast_row", g->row, g->npcol, 1},
         {"bcast_col", g->col, g->nprow, 2},
     };
-    for (long bytes = 8; bytes <= MAX_BYTES; bytes *= 4) {
+    for (long bytes = 8; bytes <= (gpu ? NCCL_MAX_BYTES : MAX_BYTES); bytes *= 4) {
         const int reps = fixed_reps > 0 ? (fixed_reps < MAX_REPS ? fixed_reps : MAX_REPS) : reps_for(bytes);
-        if (nranks >= 2) {
+        const int mpi = bytes <= MAX_BYTES; /* (past it, NCCL's rows only) */
+        if (nranks >= 2 && mpi) {
             pingpong(buf, bytes, reps, t);
             const double mn = timer_min(t, reps), md = timer_median(t, reps);
             emit(csv, "mpi", "pingpong", 2, bytes, reps, md, mn, cpu);
@@ -117,9 +119,11 @@ void comm_bench(const dist_grid *g, const char *path, int gpu, const char *no_gp
         for (int k = 0; k < 3; k++) {
             if (k > 0 && kinds[k].ranks == nranks)
                 continue; /* a 1 x P or P x 1 grid: the same as bcast_all */
-            bcast(buf, bytes, reps, kinds[k].comm, t);
-            const double mn = timer_min(t, reps), md = timer_median(t, reps);
-            emit(csv, "mpi", kinds[k].op, kinds[k].ranks, bytes, reps, md, mn, cpu);
+            if (mpi) {
+                bcast(buf, bytes, reps, kinds[k].comm, t);
+                const double mn = timer_min(t, reps), md = timer_median(t, reps);
+                emit(csv, "mpi", kinds[k].op, kinds[k].ranks, bytes, reps, md, mn, cpu);
+            }
             if (gpu) {
                 double gmd, gmn;
                 gpu_bcast_us(g, kinds[k].nccl_comm, bytes, reps, &gmd, &gmn);

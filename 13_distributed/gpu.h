@@ -26,7 +26,12 @@ enum gpu_kernel {
     GPU_SUMMA_CUBLAS,       /* summa_nccl_cublas: the same with cuBLAS */
     GPU_ALONE_WARPTILE,     /* gemm_warptile on the local blocks in one call (1x1 grid) */
     GPU_ALONE_CUBLAS,       /* cublasSgemm on the local blocks in one call (1x1 grid) */
+    GPU_LOCAL_ONLY,         /* summa_nccl's products on zero panels, no broadcasts */
 };
+
+/* --first-split S: summa_nccl cuts the first block of K into S panels (default 1: none), so
+ * that the first broadcast, which nothing hides, is 1/S of a block. Set before gpu_run. */
+extern int gpu_first_split;
 
 /* NULL if the GPU part is built in; else why not, one line. */
 const char *gpu_missing(void);
@@ -49,6 +54,13 @@ void gpu_get_c(const dist_problem *p); /* the GPU's C -> host C */
 /* Collective for the summa kernels: run one product; returns when it is done. */
 void gpu_run(const dist_grid *g, const dist_problem *p, enum gpu_kernel which);
 void gpu_teardown(void);
+/* --timeline: the next gpu_run of a SUMMA kernel records when each panel's broadcasts and
+ * product begin and end (CUDA events on the two streams). gpu_trace_spans, after it: this
+ * rank's spans, five doubles each (panel, what: 0 A's piece sent, 1 B's, 2 the product; start
+ * and end in ms from the run's start on this GPU; the bytes this rank's piece holds, 0 where
+ * nothing was sent); returns their number. */
+void gpu_trace_next(void);
+int gpu_trace_spans(const dist_grid *g, const dist_problem *p, double **spans);
 /* Collective: microseconds of one ncclBroadcast of `bytes` over comm (0: all ranks, 1: my
  * process row, 2: my process column), the median and the minimum of reps, each the slowest
  * rank's time. */

@@ -12,6 +12,7 @@
 #include "baseline_blas.h"
 #include "bench.h"
 #include "check.h"
+#include "csv.h"
 #include "matrix.h"
 #include "sysinfo.h"
 #include "timer.h"
@@ -19,6 +20,11 @@
 int me, nranks;
 dist_grid grid;
 char grid_name[32];
+int gpu_first_split = 1;
+const char *timeline_header =
+    "stage,variant,m,n,k,grid,ranks,nb,rank,prow,pcol,panel,what,start_ms,end_ms,bytes,git";
+csv_file *timeline_csv;
+int timeline_wanted;
 
 /* ------------------------------------------------------------ the CSV */
 
@@ -284,6 +290,53 @@ static double checked_run(sized *z, const variant *v, int check, verify_result *
     return ms;
 }
 
+/* Collective: one more run, traced (--timeline): every rank's spans gathered to rank 0 and
+ * written, a row each. Not one of the timed samples. */
+static void trace_run(sized *z, const variant *v)
+{
+    dist_problem *p = &z->p;
+    gpu_trace_next();
+    run_once(z, v);
+    double *spans;
+    int n = gpu_trace_spans(&grid, p, &spans), *counts = NULL, *displs = NULL, total = 0;
+    double *all = NULL;
+    if (me == 0) {
+        counts = malloc(sizeof(int) * 2 * (size_t)nranks);
+        if (!counts)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        displs = counts + nranks;
+    }
+    const int mine = 5 * n;
+    MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, grid.all);
+    if (me == 0) {
+        for (int q = 0; q < nranks; q++)
+            displs[q] = total, total += counts[q];
+        all = malloc(sizeof(double) * (size_t)(total ? total : 1));
+        if (!all)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Gatherv(spans, mine, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, grid.all);
+    if (me == 0 && timeline_csv) {
+        static const char *what[3] = {"bcast_a", "bcast_b", "gemm"};
+        char err[300];
+        for (int q = 0; q < nranks; q++) {
+            const int prow = q / grid.npcol, pcol = q % grid.npcol;
+            for (const double *r = all + displs[q]; r < all + displs[q] + counts[q]; r += 5)
+                if (csv_appendf(timeline_csv, err, sizeof err,
+                                "13_distributed,%s,%d,%d,%d,%s,%d,%d,%d,%d,%d,%d,%s,%.4f,%.4f,%.0f,%s",
+                                v->name, p->M, p->N, p->K, grid_name, nranks, grid.nb, q, prow,
+                                pcol, (int)r[0], what[(int)r[1]], r[2], r[3], r[4],
+                                sysinfo_git_rev()) != 0) {
+                    fprintf(stderr, "%s: %s\n", cli_prog, err);
+                    q = nranks;
+                    break;
+                }
+        }
+    }
+    free(all);
+    free(counts);
+}
+
 #define WARMUP_IS_SAMPLE_S 1.0 /* as bench.c: a run this long is measured once */
 
 /* ------------------------------------------------------------ --edge */
@@ -445,6 +498,9 @@ int run_sizes(const bench_opts *o, const variant *vars, int nvars)
                         n++;
                     }
                 }
+                if (timeline_wanted && (var->gpu == GPU_SUMMA_WARPTILE ||
+                                        var->gpu == GPU_SUMMA_CUBLAS || var->gpu == GPU_LOCAL_ONLY))
+                    trace_run(&z, var);
                 r.reps = n;
                 r.ms_min = timer_min(tv, n);
                 r.ms_median = timer_median(tv, n);

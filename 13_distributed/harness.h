@@ -18,6 +18,9 @@ extern int me, nranks;    /* this rank, and how many */
 extern dist_grid grid;    /* the process grid of the run */
 extern char grid_name[32]; /* "4x4" */
 extern const char *csv_header; /* the GEMM rows' CSV header */
+extern const char *timeline_header; /* --timeline's */
+extern struct csv_file *timeline_csv; /* rank 0: --timeline's file, opened before any work */
+extern int timeline_wanted;    /* every rank: --timeline was given */
 
 /* On rank 0: NULL if path can take our rows (new, empty, or our header), else why not. */
 const char *csv_problem(const char *path, const char *header);

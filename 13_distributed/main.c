@@ -24,6 +24,7 @@
 #include "baseline_blas.h"
 #include "bench.h"
 #include "comm_bench.h"
+#include "csv.h"
 #include "harness.h"
 #include "sysinfo.h"
 
@@ -43,6 +44,8 @@ static const variant all_variants[] = {
                        "(1x1 grid only): summa_nccl's yardstick", NULL, GPU_ALONE_WARPTILE, 0, 1},
     {"cublas_alone", "cuBLAS SGEMM on the whole product in one call (1x1 grid only)", NULL,
      GPU_ALONE_CUBLAS, 0, 1},
+    {"local_only_gpu", "summa_nccl's local products alone, no broadcasts (zero panels): the "
+                       "GPUs' compute on the grid; not checked", NULL, GPU_LOCAL_ONLY, 1},
 };
 enum { NALL = sizeof all_variants / sizeof all_variants[0] };
 
@@ -55,7 +58,9 @@ static struct {
     int edge;         /* --edge */
     int pack;         /* --pack */
     int slices;       /* --slices, 0: not given */
-} opt = {0, 0, 256, 0, 0, 0, 0};
+    int first_split;  /* --first-split, 0: not given */
+    const char *timeline; /* --timeline FILE */
+} opt = {0, 0, 256, 0, 0, 0, 0, 0, NULL};
 
 static int stage_option(bench_opts *o, const char *name, const char *val)
 {
@@ -80,6 +85,16 @@ static int stage_option(bench_opts *o, const char *name, const char *val)
         opt.slices = (int)cli_long("--slices", val, 1, 1 << 16);
         return 2;
     }
+    if (!strcmp(name, "--first-split")) {
+        opt.first_split = (int)cli_long("--first-split", val, 1, 1 << 16);
+        return 2;
+    }
+    if (!strcmp(name, "--timeline")) {
+        if (!val || !*val)
+            cli_die("--timeline: expects a file name");
+        opt.timeline = val;
+        return 2;
+    }
     if (!strcmp(name, "--pack")) {
         opt.pack = 1;
         return 1;
@@ -100,12 +115,17 @@ static int stage_option(bench_opts *o, const char *name, const char *val)
     "  --device D            summa_nccl: the first GPU of each node (rank i of a node takes\n"   \
     "                        D + i)\n"                                                          \
     "  --bench-comm          no GEMM: time ping-pong and broadcasts (MPI; NCCL where each\n"    \
-    "                        rank has a GPU) from 8 B to 32 MiB, for the model's alpha, beta\n" \
+    "                        rank has a GPU) from 8 B to 32 MiB (NCCL to 512 MiB), for the\n"  \
+    "                        model's alpha and beta\n" \
     "  --edge                no timing: check each variant at K = 0, M = 0 and N = 0\n"      \
     "  --pack                summa_nccl: pack and broadcast every panel even where no other\n" \
     "                        rank needs it (on one GPU: the path several GPUs take)\n"        \
     "  --slices S            summa_overlap: at most S slices of a panel's product while the\n"  \
-    "                        next panel travels (default 8; 1: one call, no MPI call inside)\n"
+    "                        next panel travels (default 8; 1: one call, no MPI call inside)\n" \
+    "  --first-split S       summa_nccl: the first block of K in S panels, so that the first\n"  \
+    "                        broadcast, which nothing hides, is 1/S of a block (default 1)\n"   \
+    "  --timeline FILE       summa_nccl: after the timed runs, one more run traced: when each\n" \
+    "                        rank's broadcasts and products start and end (CSV rows)\n"
 
 /* ------------------------------------------------------------ MPI and the ranks */
 
@@ -270,23 +290,38 @@ int main(int argc, char **argv)
     const char *csv_bad = NULL;
     if (me == 0 && o.csv)
         csv_bad = csv_problem(o.csv, opt.bench_comm ? comm_csv_header : csv_header);
+    if (me == 0 && !csv_bad && opt.timeline && !opt.bench_comm) {
+        static char err[300];
+        timeline_csv = csv_open(opt.timeline, timeline_header, err, sizeof err);
+        if (!timeline_csv)
+            csv_bad = err;
+    }
     int bad = csv_bad != NULL;
     MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (bad)
         cli_die("%s", me == 0 ? csv_bad : "");
     quiet_others(0);
-    static char renamed[NALL][40];
+    static char renamed[NALL][48];
     for (int v = 0; v < nvars; v++) { /* the CSV tells the ways of running a variant apart */
-        if (opt.pack && (vars[v].gpu == GPU_SUMMA_WARPTILE || vars[v].gpu == GPU_SUMMA_CUBLAS))
-            snprintf(renamed[v], sizeof renamed[v], "%s+pack", vars[v].name);
-        else if (opt.slices && vars[v].fn == summa_overlap)
-            snprintf(renamed[v], sizeof renamed[v], "%s+slices%d", vars[v].name, opt.slices);
-        else
+        const int summa_gpu = vars[v].gpu == GPU_SUMMA_WARPTILE || vars[v].gpu == GPU_SUMMA_CUBLAS;
+        char suffix[32] = "";
+        if (opt.pack && summa_gpu)
+            strcat(suffix, "+pack");
+        if (opt.first_split > 1 && (summa_gpu || vars[v].gpu == GPU_LOCAL_ONLY))
+            snprintf(suffix + strlen(suffix), sizeof suffix - strlen(suffix), "+split%d",
+                     opt.first_split);
+        if (opt.slices && vars[v].fn == summa_overlap)
+            snprintf(suffix, sizeof suffix, "+slices%d", opt.slices);
+        if (!*suffix)
             continue;
+        snprintf(renamed[v], sizeof renamed[v], "%s%s", vars[v].name, suffix);
         vars[v].name = renamed[v];
     }
     if (opt.slices)
         summa_slices = opt.slices;
+    if (opt.first_split)
+        gpu_first_split = opt.first_split;
+    timeline_wanted = opt.timeline != NULL && !opt.bench_comm;
     snprintf(grid_name, sizeof grid_name, "%dx%d", opt.nprow, opt.npcol);
     grid = make_grid(opt.nprow, opt.npcol, opt.nb);
 
@@ -364,6 +399,11 @@ int main(int argc, char **argv)
     }
 
     const int nfail = run_sizes(&o, vars, nvars);
+    if (timeline_csv) {
+        char err[300];
+        if (csv_close(timeline_csv, err, sizeof err) != 0)
+            fprintf(stderr, "%s: %s\n", cli_prog, err);
+    }
     free(o.shapes);
     free(o.selected);
     return nfail ? 1 : 0;

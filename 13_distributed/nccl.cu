@@ -46,7 +46,12 @@ static struct {
     float *dA, *dB, *dC;
     float *apanel[2], *bpanel[2];
     char *bench_buf;
+    size_t bench_cap;
     int always_pack; /* pack and broadcast every panel, even where no other rank needs it */
+    /* --timeline: one run traced, five timing events a panel (the broadcasts' start, A's
+     * piece sent, B's piece sent; the product's start and end) against t0 */
+    int tracing, npanels, cap, traced_no_comm;
+    cudaEvent_t t0, *ev;
 } gs;
 
 extern "C" const char *gpu_missing(void) { return NULL; }
@@ -204,9 +209,11 @@ extern "C" void gpu_setup(const dist_grid *g, const dist_problem *p)
     device_alloc(&gs.dA, rows_of(p->m) * p->lda);
     device_alloc(&gs.dB, rows_of(p->kb) * p->ldb);
     device_alloc(&gs.dC, rows_of(p->m) * p->ldc);
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < 2; b++) { /* zeros: local_only_gpu multiplies them as they are */
         device_alloc(&gs.apanel[b], (size_t)p->m * g->nb);
         device_alloc(&gs.bpanel[b], (size_t)g->nb * p->n);
+        CUDA_CHECK(cudaMemsetAsync(gs.apanel[b], 0, (size_t)p->m * g->nb * sizeof(float), gs.compute));
+        CUDA_CHECK(cudaMemsetAsync(gs.bpanel[b], 0, (size_t)g->nb * p->n * sizeof(float), gs.compute));
     }
     launch_fill(gs.dA, p->m, p->ka, p->lda, p->K, g, p->seed, nan_ab);
     launch_fill(gs.dB, p->kb, p->n, p->ldb, p->N, g, p->seed + 1, nan_ab);
@@ -280,19 +287,64 @@ static int edge_case(const dist_problem *p)
     return 1;
 }
 
-static void summa_nccl(const dist_grid *g, const dist_problem *p, int use_cublas)
+/* Panel i of the loop: where it starts in K and how wide it is. A panel lies inside one block
+ * of the layout (one owner); the first block is cut into gpu_first_split pieces, so that the
+ * first broadcast, which nothing hides, is a fraction of a block. */
+static int panel_width(int k0, int K, int nb)
+{
+    const int piece = k0 < nb && gpu_first_split > 1 ? (nb + gpu_first_split - 1) / gpu_first_split
+                                                     : nb;
+    const int block_end = (k0 / nb + 1) * nb;
+    int w = block_end - k0 < piece ? block_end - k0 : piece;
+    return K - k0 < w ? K - k0 : w;
+}
+
+static cudaEvent_t trace_event(int panel, int which)
+{
+    const int need = 5 * (panel + 1);
+    if (need > gs.cap) {
+        const int cap = need > 2 * gs.cap ? need : 2 * gs.cap;
+        gs.ev = (cudaEvent_t *)realloc(gs.ev, sizeof(cudaEvent_t) * cap);
+        if (!gs.ev)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        for (int e = gs.cap; e < cap; e++)
+            CUDA_CHECK(cudaEventCreate(&gs.ev[e]));
+        gs.cap = cap;
+    }
+    if (panel + 1 > gs.npanels)
+        gs.npanels = panel + 1;
+    return gs.ev[5 * panel + which];
+}
+
+static void mark(int panel, int which, cudaStream_t s)
+{
+    if (gs.tracing)
+        CUDA_CHECK(cudaEventRecord(trace_event(panel, which), s));
+}
+
+/* no_comm: local_only_gpu, the same products on zero panels with no broadcast (the compute of
+ * summa_nccl alone, under the same panel widths; its result is not the product) */
+static void summa_nccl(const dist_grid *g, const dist_problem *p, int use_cublas, int no_comm)
 {
     const int m = p->m, n = p->n, nb = g->nb;
-    for (int kb = 0; kb * nb < p->K; kb++) {
-        const int b = kb % 2, k0 = kb * nb, w = p->K - k0 < nb ? p->K - k0 : nb;
+    if (gs.tracing)
+        CUDA_CHECK(cudaEventRecord(gs.t0, gs.comm));
+    gs.traced_no_comm = no_comm;
+    int i = 0;
+    for (int k0 = 0, w; k0 < p->K; k0 += w, i++) {
+        w = panel_width(k0, p->K, nb);
+        const int b = i % 2;
         const int a_root = owner_of(k0, nb, g->npcol), b_root = owner_of(k0, nb, g->nprow);
         const int a_col = local_of(k0, nb, g->npcol), b_row = local_of(k0, nb, g->nprow);
-        if (kb >= 2) /* buffer b held panel kb-2: its product must be done with it */
+        if (i >= 2) /* buffer b held panel i-2: its product must be done with it */
             CUDA_CHECK(cudaStreamWaitEvent(gs.comm, gs.used[b], 0));
+        mark(i, 0, gs.comm);
         /* A's piece along the process row, packed by its owner (read in place if alone) */
         const float *a = gs.dA + a_col;
         int lda = p->lda;
-        if (g->npcol > 1 || gs.always_pack) {
+        if (no_comm)
+            a = gs.apanel[b], lda = w;
+        else if (g->npcol > 1 || gs.always_pack) {
             if (g->mycol == a_root && m > 0)
                 CUDA_CHECK(cudaMemcpy2DAsync(gs.apanel[b], w * sizeof(float), a,
                                              lda * sizeof(float), w * sizeof(float), m,
@@ -301,10 +353,13 @@ static void summa_nccl(const dist_grid *g, const dist_problem *p, int use_cublas
                                      gs.row, gs.comm));
             a = gs.apanel[b], lda = w;
         }
+        mark(i, 1, gs.comm);
         /* B's piece down the process column */
         const float *bp = gs.dB + (size_t)b_row * p->ldb;
         int ldb = p->ldb;
-        if (g->nprow > 1 || gs.always_pack) {
+        if (no_comm)
+            bp = gs.bpanel[b], ldb = n;
+        else if (g->nprow > 1 || gs.always_pack) {
             if (g->myrow == b_root && n > 0)
                 CUDA_CHECK(cudaMemcpy2DAsync(gs.bpanel[b], n * sizeof(float), bp,
                                              ldb * sizeof(float), n * sizeof(float), w,
@@ -313,11 +368,14 @@ static void summa_nccl(const dist_grid *g, const dist_problem *p, int use_cublas
                                      gs.col, gs.comm));
             bp = gs.bpanel[b], ldb = n;
         }
+        mark(i, 2, gs.comm);
         CUDA_CHECK(cudaEventRecord(gs.ready[b], gs.comm));
-        /* the product of panel kb, once it is here */
+        /* the product of panel i, once it is here */
         CUDA_CHECK(cudaStreamWaitEvent(gs.compute, gs.ready[b], 0));
-        local_gemm(use_cublas, m, n, w, p->alpha, a, lda, bp, ldb, kb == 0 ? p->beta : 1.0f,
+        mark(i, 3, gs.compute);
+        local_gemm(use_cublas, m, n, w, p->alpha, a, lda, bp, ldb, i == 0 ? p->beta : 1.0f,
                    gs.dC, p->ldc);
+        mark(i, 4, gs.compute);
         CUDA_CHECK(cudaEventRecord(gs.used[b], gs.compute));
     }
 }
@@ -325,8 +383,8 @@ static void summa_nccl(const dist_grid *g, const dist_problem *p, int use_cublas
 extern "C" void gpu_run(const dist_grid *g, const dist_problem *p, enum gpu_kernel which)
 {
     if (!edge_case(p)) {
-        if (which == GPU_SUMMA_WARPTILE || which == GPU_SUMMA_CUBLAS)
-            summa_nccl(g, p, which == GPU_SUMMA_CUBLAS);
+        if (which == GPU_SUMMA_WARPTILE || which == GPU_SUMMA_CUBLAS || which == GPU_LOCAL_ONLY)
+            summa_nccl(g, p, which == GPU_SUMMA_CUBLAS, which == GPU_LOCAL_ONLY);
         else /* one call on the whole product: a 1 x 1 grid holds all of it */
             local_gemm(which == GPU_ALONE_CUBLAS, p->m, p->n, p->K, p->alpha, gs.dA, p->lda,
                        gs.dB, p->ldb, p->beta, gs.dC, p->ldc);
@@ -335,13 +393,53 @@ extern "C" void gpu_run(const dist_grid *g, const dist_problem *p, enum gpu_kern
     CUDA_CHECK(cudaStreamSynchronize(gs.comm));
 }
 
+/* ------------------------------------------------------------ --timeline */
+
+extern "C" void gpu_trace_next(void)
+{
+    if (!gs.t0)
+        CUDA_CHECK(cudaEventCreate(&gs.t0));
+    gs.tracing = 1;
+    gs.npanels = 0;
+}
+
+extern "C" int gpu_trace_spans(const dist_grid *g, const dist_problem *p, double **spans)
+{
+    static double *out;
+    gs.tracing = 0;
+    out = (double *)realloc(out, sizeof(double) * 5 * 3 * (gs.npanels > 0 ? gs.npanels : 1));
+    if (!out)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    const int send_a = !gs.traced_no_comm && (g->npcol > 1 || gs.always_pack);
+    const int send_b = !gs.traced_no_comm && (g->nprow > 1 || gs.always_pack);
+    int n = 0;
+    for (int i = 0, k0 = 0, w; i < gs.npanels; i++, k0 += w) {
+        w = panel_width(k0, p->K, g->nb);
+        static const int from[3] = {0, 1, 3}, to[3] = {1, 2, 4}; /* A's piece, B's, the product */
+        const double bytes[3] = {send_a ? 4.0 * p->m * w : 0, send_b ? 4.0 * w * p->n : 0, 0};
+        for (int kind = 0; kind < 3; kind++) {
+            float a, b;
+            CUDA_CHECK(cudaEventElapsedTime(&a, gs.t0, gs.ev[5 * i + from[kind]]));
+            CUDA_CHECK(cudaEventElapsedTime(&b, gs.t0, gs.ev[5 * i + to[kind]]));
+            double *r = out + 5 * n++;
+            r[0] = i, r[1] = kind, r[2] = a, r[3] = b, r[4] = bytes[kind];
+        }
+    }
+    *spans = out;
+    return n;
+}
+
 /* ------------------------------------------------------------ --bench-comm */
 
 extern "C" void gpu_bcast_us(const dist_grid *g, int comm, long bytes, int reps, double *median,
                              double *min)
 {
-    if (!gs.bench_buf)
-        CUDA_CHECK(cudaMalloc((void **)&gs.bench_buf, 32L << 20));
+    if ((size_t)bytes > gs.bench_cap) {
+        if (gs.bench_buf)
+            CUDA_CHECK(cudaFree(gs.bench_buf));
+        CUDA_CHECK(cudaMalloc((void **)&gs.bench_buf, (size_t)bytes));
+        gs.bench_cap = (size_t)bytes;
+    }
     ncclComm_t c = comm == 0 ? gs.all : comm == 1 ? gs.row : gs.col;
     double *t = (double *)malloc(sizeof(double) * reps);
     for (int r = 0; r < reps; r++) {

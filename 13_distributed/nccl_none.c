@@ -30,6 +30,13 @@ WEAK void gpu_run(const dist_grid *g, const dist_problem *p, enum gpu_kernel whi
     abort();
 }
 WEAK void gpu_teardown(void) {}
+WEAK void gpu_trace_next(void) {}
+WEAK int gpu_trace_spans(const dist_grid *g, const dist_problem *p, double **spans)
+{
+    (void)g, (void)p;
+    *spans = NULL;
+    return 0;
+}
 WEAK void gpu_bcast_us(const dist_grid *g, int comm, long bytes, int reps, double *median, double *min)
 {
     (void)g, (void)comm, (void)bytes, (void)reps;

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# 13_distributed/bench-gpus.sh OUTDIR: the chapter's runs on one host of several GPUs (2 or 4, one
+# MPI rank a GPU), most important first, each step skipped with a line if the budget (BUDGET
+# seconds from the start, default 840) would not hold it:
+#
+#   sanity   2 x 2 (or 1 x 2): summa_nccl, summa_nccl_cublas on the awkward small shapes, with
+#            and without --first-split; --edge. A failure stops the script.
+#   comm     --bench-comm on 2 GPUs (1 x 2) and on 4 (2 x 2): NCCL's broadcasts from 8 B to
+#            512 MiB, the model's alpha and beta for the links between the GPUs
+#   alone    one GPU: warptile_alone and cublas_alone on the whole product, n = 16384, 32768,
+#            65536: the strong-scaling yardstick
+#   each     warptile_alone on every GPU at once, one process each (unchecked): what the GPUs
+#            do together with nothing to send, and the slowest of them
+#   grids    summa_nccl, summa_nccl_cublas and local_only_gpu (the products with no broadcast)
+#            at n = 32768 and 65536 on 2 x 2, 1 x 2, 1 x 4, 2 x 1, 4 x 1; nb 4096; the 2 x 2
+#            run traced (--timeline: every rank's broadcasts and products)
+#   small    the same at n = 16384
+#   split    2 x 2 at 65536 and 1 x 2 at 32768 with the first block in 4 panels; and nb 8192
+#
+# Writes OUTDIR/13_distributed.csv, 13_distributed_comm.csv, 13_distributed_timeline.csv,
+# alone_gpuD.csv (the step each), machine.txt and bench-gpus.log. N1 N2 N3 (default 16384,
+# 32768, 65536) change the sizes, for a dry run; GIT_REV names the commit in the CSVs.
+set -u
+cd "$(dirname "$0")/.."
+out=${1:?usage: 13_distributed/bench-gpus.sh OUTDIR}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+exec > >(tee -a "$out/bench-gpus.log") 2>&1
+T0=$SECONDS BUDGET=${BUDGET:-840}
+left() { echo $((BUDGET - (SECONDS - T0))); }
+BIN=13_distributed/distributed
+N1=${N1:-16384} N2=${N2:-32768} N3=${N3:-65536}
+CSV=$out/13_distributed.csv COMM=$out/13_distributed_comm.csv TL=$out/13_distributed_timeline.csv
+export NCCL_NVLS_ENABLE=0 # NVLink multicast off, in every process started here
+echo "== 13_distributed/bench-gpus.sh, $(date -u +%FT%TZ)"
+
+rev=${GIT_REV:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
+echo "== build (git $rev)"
+make -s -j"$(nproc)" stage13 GIT_REV="$rev" || { echo "build failed"; exit 1; }
+$BIN --list | grep -q '^summa_nccl ' || { echo "summa_nccl is not built in, or no GPU"; exit 1; }
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+[ "$ngpu" -ge 2 ] || { echo "this host has $ngpu GPU(s); the script wants 2 or more"; exit 1; }
+{
+    echo "== $(date -u +%FT%TZ), git $rev"
+    nvidia-smi; echo; nvidia-smi topo -m; echo
+    nvidia-smi --query-gpu=index,name,pci.bus_id,clocks.max.sm,clocks.max.mem,power.limit --format=csv
+    echo; lscpu; echo; free -g; echo
+    mpirun --version | head -n1; nvcc --version | tail -n2; echo; ldd $BIN
+} >"$out/machine.txt" 2>&1
+echo "gpus: $ngpu x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)"
+
+MPI=(mpirun --allow-run-as-root -q --bind-to none -x NCCL_NVLS_ENABLE)
+four=$([ "$ngpu" -ge 4 ] && echo 4 || echo 2)
+sq=$([ "$four" = 4 ] && echo 2x2 || echo 1x2)
+
+# step NAME SECONDS COMMAND...: run it if about SECONDS are left, under a timeout of what is left
+step() {
+    local name=$1 need=$2 t=$SECONDS
+    shift 2
+    if [ "$(left)" -lt "$need" ]; then
+        echo "== $name: SKIPPED, $(left) s of the budget left, it needs about $need"
+        return 1
+    fi
+    echo "== $name ($(date -u +%T), $(left) s left)"
+    echo "+ $*"
+    timeout "$(left)" "$@"
+    local rc=$?
+    echo "== $name: $([ $rc -eq 0 ] && echo "done" || echo "exit $rc") in $((SECONDS - t)) s"
+    return $rc
+}
+np_of() { echo $((${1%x*} * ${1#*x})); }
+V="--variant summa_nccl,summa_nccl_cublas,local_only_gpu --no-baseline"
+
+SMALL="1,7x13x5,33,1x97x13,97x1x13,13x97x1,67x73x71,1000,3001x2999x1501"
+S="--variant summa_nccl,summa_nccl_cublas --no-baseline --reps 1 --sizes $SMALL --beta 0.5 --pad 3"
+step "sanity: $sq, nb 64" 30 "${MPI[@]}" -np $four $BIN $S --grid $sq --nb 64 || exit 1
+step "sanity: $sq, nb 64, --first-split 3" 30 "${MPI[@]}" -np $four $BIN $S --grid $sq --nb 64 --first-split 3 || exit 1
+step "sanity: $sq, --edge" 30 "${MPI[@]}" -np $four $BIN --edge --variant summa_nccl,summa_nccl_cublas \
+    --no-baseline --sizes 7x13x5,33 --nb 4 --grid $sq || exit 1
+
+step "comm: 2 GPUs, 1x2" 60 "${MPI[@]}" -np 2 $BIN --bench-comm --grid 1x2 --csv "$COMM"
+[ "$four" = 4 ] && step "comm: 4 GPUs, 2x2" 60 "${MPI[@]}" -np 4 $BIN --bench-comm --grid 2x2 --csv "$COMM"
+
+step "alone: one GPU, n = $N1, $N2" 40 "${MPI[@]}" -np 1 $BIN --variant warptile_alone,cublas_alone \
+    --no-baseline --nb 4096 --sizes $N1,$N2 --reps 3 --csv "$CSV"
+step "alone: one GPU, n = $N3" 150 "${MPI[@]}" -np 1 $BIN --variant warptile_alone,cublas_alone \
+    --no-baseline --nb 4096 --sizes $N3 --reps 2 --csv "$CSV"
+
+each() {
+    local pids=() d
+    for d in $(seq 0 $((ngpu - 1))); do
+        "${MPI[@]}" -np 1 $BIN --variant warptile_alone --no-baseline --no-check --device "$d" \
+            --sizes $N2,$N3 --reps 2 --csv "$out/alone_gpu$d.csv" >"$out/alone_gpu$d.txt" 2>&1 &
+        pids+=($!)
+    done
+    local rc=0
+    for d in "${pids[@]}"; do wait "$d" || rc=1; done
+    tail -n 4 "$out"/alone_gpu*.txt
+    return $rc
+}
+step "each: warptile_alone on all $ngpu GPUs at once, n = $N2, $N3" 90 each
+
+grids="$sq 1x2"
+[ "$four" = 4 ] && grids="2x2 1x2 1x4 2x1 4x1" || grids="1x2 2x1"
+for g in $grids; do
+    np=$(np_of "$g")
+    reps3=$([ "$np" = 2 ] && echo 1 || echo 2)
+    tl=$([ "$g" = "$sq" ] && echo "--timeline $TL")
+    step "grids: $g, n = $N2" 40 "${MPI[@]}" -np "$np" $BIN $V --nb 4096 --grid "$g" --sizes $N2 --reps 3 $tl --csv "$CSV"
+    step "grids: $g, n = $N3" $((np == 2 ? 110 : 75)) "${MPI[@]}" -np "$np" $BIN $V --nb 4096 --grid "$g" --sizes $N3 \
+        --reps "$reps3" $tl --csv "$CSV"
+done
+for g in $grids; do
+    step "small: $g, n = $N1" 20 "${MPI[@]}" -np "$(np_of "$g")" $BIN $V --nb 4096 --grid "$g" --sizes $N1 --reps 3 --csv "$CSV"
+done
+step "split: $sq, n = $N3, first block in 4" 75 "${MPI[@]}" -np $four $BIN $V --nb 4096 --grid $sq --sizes $N3 --reps 2 \
+    --first-split 4 --timeline "$TL" --csv "$CSV"
+step "split: 1x2, n = $N2, first block in 4" 40 "${MPI[@]}" -np 2 $BIN $V --nb 4096 --grid 1x2 --sizes $N2 --reps 3 \
+    --first-split 4 --csv "$CSV"
+step "split: $sq, n = $N3, nb 8192, first block in 4" 75 "${MPI[@]}" -np $four $BIN $V --nb 8192 --grid $sq \
+    --sizes $N3 --reps 2 --first-split 4 --csv "$CSV"
+step "split: 1x2, n = $N2, nb 8192" 40 "${MPI[@]}" -np 2 $BIN $V --nb 8192 --grid 1x2 --sizes $N2 --reps 3 --csv "$CSV"
+echo "== done in $((SECONDS - T0)) s: $(grep -c '^13_distributed,' "$CSV" 2>/dev/null) GEMM rows, $(grep -c '^13_distributed,' "$COMM" 2>/dev/null) comm rows, $(grep -c '^13_distributed,' "$TL" 2>/dev/null) timeline rows in $out"
