@@ -19,7 +19,8 @@
 #
 # Writes OUTDIR/13_distributed.csv, 13_distributed_comm.csv, 13_distributed_timeline.csv,
 # alone_gpuD.csv (the step each), machine.txt and bench-gpus.log. N1 N2 N3 (default 16384,
-# 32768, 65536) change the sizes, for a dry run; GIT_REV names the commit in the CSVs.
+# 32768, 65536) change the sizes, for a dry run; GIT_REV names the commit in the CSVs. Where the
+# host has no ScaLAPACK, the carried one (find-scalapack.sh: .dist-carry/, as bench-host.sh).
 set -u
 cd "$(dirname "$0")/.."
 out=${1:?usage: 13_distributed/bench-gpus.sh OUTDIR}
@@ -34,9 +35,11 @@ CSV=$out/13_distributed.csv COMM=$out/13_distributed_comm.csv TL=$out/13_distrib
 export NCCL_NVLS_ENABLE=0 # NVLink multicast off, in every process started here
 echo "== 13_distributed/bench-gpus.sh, $(date -u +%FT%TZ)"
 
+. 13_distributed/find-scalapack.sh # (PSGEMM is linked in, not run: the GPU rows have no baseline)
 rev=${GIT_REV:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
 echo "== build (git $rev)"
-make -s -j"$(nproc)" stage13 GIT_REV="$rev" || { echo "build failed"; exit 1; }
+rm -f $BIN # linked again, against this ScaLAPACK (make does not track LDLIBS)
+make -s -j"$(nproc)" stage13 GIT_REV="$rev" ${scal:+DIST_SCALAPACK_DIR=$scal} || { echo "build failed"; exit 1; }
 $BIN --list | grep -q '^summa_nccl ' || { echo "summa_nccl is not built in, or no GPU"; exit 1; }
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 [ "$ngpu" -ge 2 ] || { echo "this host has $ngpu GPU(s); the script wants 2 or more"; exit 1; }

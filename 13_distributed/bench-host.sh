@@ -61,28 +61,8 @@ export NCCL_NVLS_ENABLE=0 # NVLink multicast off, in every process started here
 export OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4
 echo "== 13_distributed/bench-host.sh $mode, $(date -u +%FT%TZ)"
 
-# ---- ScaLAPACK: the system's, or the carried one
-scal=""
-probe='void psgemm_(void); int main(void) { psgemm_(); return 0; }'
-# shellcheck disable=SC2046
-if [ "${SCALAPACK:-}" != carried ] &&
-        echo "$probe" | gcc -x c - -o /dev/null -lscalapack-openmpi $(mpicc --showme:link) 2>/dev/null; then
-    echo "scalapack: the system's"
-else
-    carry=${DIST_CARRY:-.dist-carry}
-    scal=$PWD/build/dist-lib
-    mkdir -p "$scal"
-    cp "$carry/libscalapack-openmpi.so.2.2" "$scal/" || { echo "no ScaLAPACK here and none in $carry"; exit 1; }
-    ln -sf libscalapack-openmpi.so.2.2 "$scal/libscalapack-openmpi.so"
-    for lib in $(ldd "$scal/libscalapack-openmpi.so.2.2" | awk '/not found/ { print $1 }'); do
-        if [ -f "$carry/fallback/$lib" ]; then
-            cp "$carry/fallback/$lib" "$scal/" && echo "scalapack: this machine lacks $lib: the carried one"
-        fi
-    done
-    missing=$(LD_LIBRARY_PATH=$scal ldd "$scal/libscalapack-openmpi.so.2.2" | grep 'not found')
-    [ -z "$missing" ] || { echo "scalapack: still missing: $missing"; exit 1; }
-    echo "scalapack: carried, in $scal"
-fi
+# ---- ScaLAPACK: the system's, or the carried one (sets scal: the folder, or empty)
+. 13_distributed/find-scalapack.sh
 
 # ---- build
 rev=${GIT_REV:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
