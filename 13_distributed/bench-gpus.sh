@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # 13_distributed/bench-gpus.sh OUTDIR: the chapter's runs on one host of several GPUs (2 or 4, one
 # MPI rank a GPU), most important first, each step skipped with a line if the budget (BUDGET
-# seconds from the start, default 840) would not hold it:
+# seconds from the start, default 1200; about 1150 s on 4 H200) would not hold it:
 #
 #   sanity   2 x 2 (or 1 x 2): summa_nccl, summa_nccl_cublas on the awkward small shapes, with
 #            and without --first-split; --edge. A failure stops the script.
@@ -15,7 +15,8 @@
 #            at n = 32768 and 65536 on 2 x 2, 1 x 2, 1 x 4, 2 x 1, 4 x 1; nb 4096; the 2 x 2
 #            run traced (--timeline: every rank's broadcasts and products)
 #   small    the same at n = 16384
-#   split    2 x 2 at 65536 and 1 x 2 at 32768 with the first block in 4 panels; and nb 8192
+#   split    summa_nccl and local_only_gpu, 2 x 2 at 65536 and 1 x 2 at 32768: the first block in
+#            4 panels (--first-split 4; the 2 x 2 run traced), and nb 8192
 #
 # Writes OUTDIR/13_distributed.csv, 13_distributed_comm.csv, 13_distributed_timeline.csv,
 # alone_gpuD.csv (the step each), machine.txt and bench-gpus.log. N1 N2 N3 (default 16384,
@@ -27,7 +28,7 @@ out=${1:?usage: 13_distributed/bench-gpus.sh OUTDIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 exec > >(tee -a "$out/bench-gpus.log") 2>&1
-T0=$SECONDS BUDGET=${BUDGET:-840}
+T0=$SECONDS BUDGET=${BUDGET:-1200}
 left() { echo $((BUDGET - (SECONDS - T0))); }
 BIN=13_distributed/distributed
 N1=${N1:-16384} N2=${N2:-32768} N3=${N3:-65536}
@@ -57,6 +58,7 @@ four=$([ "$ngpu" -ge 4 ] && echo 4 || echo 2)
 sq=$([ "$four" = 4 ] && echo 2x2 || echo 1x2)
 
 # step NAME SECONDS COMMAND...: run it if about SECONDS are left, under a timeout of what is left
+# (a shell function runs as it is: timeout cannot start one)
 step() {
     local name=$1 need=$2 t=$SECONDS
     shift 2
@@ -66,7 +68,7 @@ step() {
     fi
     echo "== $name ($(date -u +%T), $(left) s left)"
     echo "+ $*"
-    timeout "$(left)" "$@"
+    if [ "$(type -t "$1")" = function ]; then "$@"; else timeout "$(left)" "$@"; fi
     local rc=$?
     echo "== $name: $([ $rc -eq 0 ] && echo "done" || echo "exit $rc") in $((SECONDS - t)) s"
     return $rc
@@ -103,7 +105,6 @@ each() {
 }
 step "each: warptile_alone on all $ngpu GPUs at once, n = $N2, $N3" 90 each
 
-grids="$sq 1x2"
 [ "$four" = 4 ] && grids="2x2 1x2 1x4 2x1 4x1" || grids="1x2 2x1"
 for g in $grids; do
     np=$(np_of "$g")
@@ -116,11 +117,11 @@ done
 for g in $grids; do
     step "small: $g, n = $N1" 20 "${MPI[@]}" -np "$(np_of "$g")" $BIN $V --nb 4096 --grid "$g" --sizes $N1 --reps 3 --csv "$CSV"
 done
-step "split: $sq, n = $N3, first block in 4" 75 "${MPI[@]}" -np $four $BIN $V --nb 4096 --grid $sq --sizes $N3 --reps 2 \
-    --first-split 4 --timeline "$TL" --csv "$CSV"
-step "split: 1x2, n = $N2, first block in 4" 40 "${MPI[@]}" -np 2 $BIN $V --nb 4096 --grid 1x2 --sizes $N2 --reps 3 \
-    --first-split 4 --csv "$CSV"
-step "split: $sq, n = $N3, nb 8192, first block in 4" 75 "${MPI[@]}" -np $four $BIN $V --nb 8192 --grid $sq \
-    --sizes $N3 --reps 2 --first-split 4 --csv "$CSV"
-step "split: 1x2, n = $N2, nb 8192" 40 "${MPI[@]}" -np 2 $BIN $V --nb 8192 --grid 1x2 --sizes $N2 --reps 3 --csv "$CSV"
+W="--variant summa_nccl,local_only_gpu --no-baseline --csv $CSV"
+step "split: $sq, n = $N3, first block in 4" 75 "${MPI[@]}" -np $four $BIN $W --nb 4096 --grid $sq --sizes $N3 \
+    --reps 2 --first-split 4 --timeline "$TL"
+step "split: 1x2, n = $N2, nb 8192" 40 "${MPI[@]}" -np 2 $BIN $W --nb 8192 --grid 1x2 --sizes $N2 --reps 3
+step "split: 1x2, n = $N2, first block in 4" 40 "${MPI[@]}" -np 2 $BIN $W --nb 4096 --grid 1x2 --sizes $N2 \
+    --reps 3 --first-split 4
+step "split: $sq, n = $N3, nb 8192" 75 "${MPI[@]}" -np $four $BIN $W --nb 8192 --grid $sq --sizes $N3 --reps 2
 echo "== done in $((SECONDS - T0)) s: $(grep -c '^13_distributed,' "$CSV" 2>/dev/null) GEMM rows, $(grep -c '^13_distributed,' "$COMM" 2>/dev/null) comm rows, $(grep -c '^13_distributed,' "$TL" 2>/dev/null) timeline rows in $out"

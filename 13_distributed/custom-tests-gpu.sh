@@ -53,6 +53,21 @@ expect "1 GPU, --pack (every panel packed and broadcast by NCCL): awkward shapes
 expect "1 GPU: alpha = 0 (A and B are NaN on the GPU: not read), beta 0.5" 1 $V1 --sizes 7x13x5,65 --nb 4 --alpha 0 --beta 0.5
 expect "1 GPU: sampled check, 2048 x 2048 x 1024, nb 256, --pack" 1 $V1 --pack -m 2048 -k 1024 --nb 256 --beta 0.5
 expect "1 GPU: 4097 x 1000 x 3001, nb 1024 (09's strips and copies inside each panel)" 1 $V1 -m 4097 -n 1000 -k 3001 --nb 1024
+expect "1 GPU, --pack --first-split 3 (the first block in 3 panels): awkward shapes, nb 7, beta 0.5" 1 $VN --pack --first-split 3 --sizes "$SHAPES" --nb 7 --beta 0.5
+# --timeline: 3 rows a panel (A's piece, B's, the product); 1000 x 1000 x 1000 at nb 256 with the
+# first block in 2 is 5 panels; local_only_gpu runs (its result is not checked)
+n=$((n + 1))
+rm -f "$LOG/timeline.csv"
+"${MPI[@]}" -np 1 $BIN --variant summa_nccl,local_only_gpu --no-baseline --pack --first-split 2 --nb 256 -m 1000 \
+    --reps 1 --timeline "$LOG/timeline.csv" >"$LOG/case$n.out" 2>&1
+rc=$?
+rows=$(grep -c '^13_distributed,summa_nccl+pack+split2,1000,1000,1000,1x1,1,256,0,0,0,' "$LOG/timeline.csv" 2>/dev/null)
+lrows=$(grep -c '^13_distributed,local_only_gpu+split2,' "$LOG/timeline.csv" 2>/dev/null)
+if [ $rc -eq 0 ] && [ "$rows" = 15 ] && [ "$lrows" = 15 ] && grep -q '^local_only_gpu+split2 ' "$LOG/case$n.out"; then
+    ok "--timeline: 15 rows a run (5 panels x 3), summa_nccl and local_only_gpu"
+else
+    bad "--timeline: exit $rc, $rows and $lrows rows (want 0, 15 and 15; see $LOG/case$n.out)"
+fi
 n=$((n + 1))
 "${MPI[@]}" -np 1 $BIN --edge --variant summa_nccl,summa_nccl_cublas,warptile_alone,cublas_alone --no-baseline --sizes 7x13x5,33 --nb 4 --pad 2 >"$LOG/case$n.out" 2>&1
 rc=$?
@@ -100,6 +115,7 @@ if [ "$GPUS" -ge 2 ]; then
         np=$((${grid%x*} * ${grid#*x}))
         expect "$np GPUs, $grid: awkward shapes, nb 3, beta 0.5, pad 3" "$np" $VN --grid "$grid" --sizes "$SHAPES" --nb 3 --beta 0.5 --pad 3
         expect "$np GPUs, $grid: 3001 x 2999 x 1501, nb 256, alpha -1.5" "$np" $VN --grid "$grid" -m 3001 -n 2999 -k 1501 --nb 256 --alpha -1.5
+        expect "$np GPUs, $grid: awkward shapes, nb 5, --first-split 2" "$np" $VN --grid "$grid" --sizes "$SHAPES" --nb 5 --first-split 2
     done
 else
     skp "one rank per GPU on several GPUs: this machine has $GPUS"

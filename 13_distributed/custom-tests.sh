@@ -107,6 +107,9 @@ badcase "--grid 3x2 on 4 ranks" 4 --grid 3x2 -m 8
 badcase "--grid 2 (no columns)" 2 --grid 2 -m 8
 badcase "--variant nope" 4 --variant nope
 badcase "--slices 0" 2 --slices 0 -m 8
+badcase "--first-split 0" 2 --first-split 0 -m 8
+badcase "--timeline with no file name" 2 --timeline '' -m 8
+badcase "--timeline in a folder that does not exist" 2 --timeline "$LOG/no/such/t.csv" -m 8
 badcase "a size too large for one rank's memory" 2 -m 400000 -n 400000 -k 8
 printf 'stage,variant\n' >"$LOG/foreign.csv"
 badcase "--csv with another header" 2 -m 8 --csv "$LOG/foreign.csv"
@@ -202,6 +205,37 @@ else
         grep -q '^| summa_overlap+slices1 | 1024 | 2x2 | 4 x 4 | 256 | 100.0 |' "$LOG/fix/table.out" &&
         ok "plot.py: targets from summa's PSGEMM-alternated rows; --slices runs held to the model" ||
         bad "plot.py --table on $LOG/fix/13_distributed.csv (see $LOG/fix/table.out)"
+    # several GPUs: n = 8192 on 2x2, nb 4096 (2 panels, blocks of 4096); the kernel alone on one
+    # GPU 20 ms, so a panel's product is 2.5 ms; a 64 MiB piece 210 us (alpha 10 us, 200 us
+    # for the bytes). The two streams: 0.42 + 2.5 + 2.5 = 5.42 ms against 6 measured, -9.7%;
+    # 4 x alone is 219902 GFLOP/s, the run 183252: 83.3%
+    mkdir -p "$LOG/gpufix"
+    grow() { printf '13_distributed,%s,8192,8192,8192,%s,%s,64,4096,1,%s,%s,%s,,,0,PASS,gpu,nvcc,0,0\n' "$@"; }
+    { echo "$h"; grow warptile_alone 1x1 1 20 20 54975.581; grow summa_nccl 2x2 4 6 6 183251.938
+    } >"$LOG/gpufix/13_distributed.csv"
+    { echo "stage,transport,op,ranks,bytes,reps,us_median,us_min,gbytes_s,device,git,date"
+      echo "13_distributed,nccl,bcast_row,2,8,1,10,10,0,gpu,0,0"
+      echo "13_distributed,nccl,bcast_row,2,67108864,1,210,210,0,gpu,0,0"; } >"$LOG/gpufix/13_distributed_comm.csv"
+    "$PY" 13_distributed/plot.py --table "$LOG/gpufix/13_distributed.csv" >"$LOG/gpufix/table.out" 2>&1
+    grep -q '^| summa_nccl | 8192 | 2x2 | 4096 | 6.0 | 183252 | 83.3% | 5.4 | -9.7% |' "$LOG/gpufix/table.out" &&
+        ok "plot.py: several GPUs, % of P x alone and the two streams' model on a hand-worked case" ||
+        bad "plot.py --table on $LOG/gpufix/13_distributed.csv (see $LOG/gpufix/table.out)"
+    # --timeline's chart: 2 ranks, 2 panels
+    t="stage,variant,m,n,k,grid,ranks,nb,rank,prow,pcol,panel,what,start_ms,end_ms,bytes,git"
+    { echo "$t"
+      for q in 0 1; do for i in 0 1; do
+          printf '13_distributed,summa_nccl,8192,8192,8192,1x2,2,4096,%s,0,%s,%s,bcast_a,%s,%s,67108864,0\n' $q $q $i $((i * 3)) $((i * 3 + 1))
+          printf '13_distributed,summa_nccl,8192,8192,8192,1x2,2,4096,%s,0,%s,%s,bcast_b,%s,%s,0,0\n' $q $q $i $((i * 3 + 1)) $((i * 3 + 1))
+          printf '13_distributed,summa_nccl,8192,8192,8192,1x2,2,4096,%s,0,%s,%s,gemm,%s,%s,0,0\n' $q $q $i $((i * 3 + 1)) $((i * 3 + 4))
+      done; done; } >"$LOG/gpufix/timeline.csv"
+    rm -f "$LOG/gpufix/timeline.png"
+    if "$PY" 13_distributed/plot.py --timeline "$LOG/gpufix/timeline.csv" "$LOG/gpufix/timeline.png" >"$LOG/gpufix/tl.out" 2>&1 &&
+       [ "$(head -c 4 "$LOG/gpufix/timeline.png" | od -An -c | tr -d ' ')" = "211PNG" ] &&
+       ! "$PY" 13_distributed/plot.py --timeline "$LOG/foreign.csv" "$LOG/x.png" 2>/dev/null && [ ! -e "$LOG/x.png" ]; then
+        ok "plot.py --timeline: the chart from a 2-rank trace; a foreign CSV refused"
+    else
+        bad "plot.py --timeline (see $LOG/gpufix/tl.out)"
+    fi
 fi
 
 # the sanitizers (no CUDA in this build), 4 ranks

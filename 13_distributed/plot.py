@@ -4,6 +4,7 @@
     python3 13_distributed/plot.py results/h100/13_distributed.csv docs/figures/h100/13_distributed.png
     python3 13_distributed/plot.py --table results/h100/13_distributed.csv   (the chapter's tables)
     python3 13_distributed/plot.py --projection results/h100    (the projection's table alone)
+    python3 13_distributed/plot.py --timeline results/h200x4/13_distributed_timeline.csv OUT.png
 
 Reads the GEMM rows (13_distributed.csv, written by --csv) and, beside them, the message timings
 (13_distributed_comm.csv, written by --bench-comm) and stage 09's kernel rates on the GPU
@@ -266,6 +267,114 @@ def gpu_checks(rows):
     return out
 
 
+# ---------------------------------------------------------------- SUMMA on several GPUs
+
+GPU_SUMMA = {"summa_nccl": "warptile_alone", "summa_nccl_cublas": "cublas_alone"}
+
+
+def panel_widths(K, nb, split):
+    """The panels of summa_nccl (nccl.cu's panel_width): blocks of nb, the first in `split`."""
+    out, k0 = [], 0
+    while k0 < K:
+        piece = -(-nb // split) if k0 < nb and split > 1 else nb
+        w = min(piece, (k0 // nb + 1) * nb - k0, K - k0)
+        out.append(w)
+        k0 += w
+    return out
+
+
+def nccl_time(M, N, K, pr, pc, nb, split, gamma, bcast):
+    """Seconds of summa_nccl by the model, on rank (0, 0): the two streams simulated. The
+    broadcasts of panel i (A's piece along the row, then B's down the column, one stream) start
+    once those of panel i-1 are done and the product of panel i-2 has freed their buffer; the
+    product of panel i starts once its panel is here and the product of panel i-1 is done."""
+    m, n = local_count(M, nb, 0, pr), local_count(N, nb, 0, pc)
+    c_end, g_end = [], []
+    for i, w in enumerate(panel_widths(K, nb, split)):
+        a, b = bcast.time(pc, 4 * m * w), bcast.time(pr, 4 * w * n)
+        if a is None or b is None:
+            return None
+        start = max(c_end[-1] if c_end else 0.0, g_end[i - 2] if i >= 2 else 0.0)
+        c_end.append(start + a + b)
+        g_end.append(max(g_end[-1] if g_end else 0.0, c_end[-1]) + 2.0 * m * n * w * gamma)
+    return g_end[-1] if g_end else 0.0
+
+
+def split_of(variant):
+    tail = [x for x in variant.split("+") if x.startswith("split")]
+    return int(tail[0][5:]) if tail else 1
+
+
+def gpu_grid_runs(rows, comm_rows):
+    """Every summa_nccl, summa_nccl_cublas and local_only_gpu row on more than one GPU, with the
+    yardstick (P x the kernel alone on one GPU, the same n) and the model's times:
+    [(row, P x alone GFLOP/s or None, model s with gamma alone, model s with gamma on the grid)].
+    gamma alone: the kernel on the whole product on one GPU; on the grid: local_only_gpu, the
+    same grid, n, nb and split (warptile only)."""
+    bcast = Bcast(comm_rows, "nccl")
+    alone = defaultdict(list)
+    for r in rows:
+        if r["variant"] in GPU_SUMMA.values() and r["grid"] == "1x1" and r["m"] == r["n"] == r["k"]:
+            alone[(r["variant"], r["n"])].append(r["ms_median"])
+    local = {}
+    for r in rows:
+        if r["variant"].split("+")[0] == "local_only_gpu" and r["ranks"] > 1:
+            pr, pc = grid_of(r)
+            m, n = local_count(r["m"], r["nb"], 0, pr), local_count(r["n"], r["nb"], 0, pc)
+            local[(r["grid"], r["n"], r["nb"], split_of(r["variant"]))] = \
+                r["ms_median"] * 1e-3 / (2.0 * m * n * r["k"])
+    out = []
+    for r in rows:
+        base = r["variant"].split("+")[0]
+        if r["ranks"] < 2 or base not in tuple(GPU_SUMMA) + ("local_only_gpu",):
+            continue
+        pr, pc = grid_of(r)
+        kernel = GPU_SUMMA.get(base, "warptile_alone")
+        ms = alone.get((kernel, r["n"])) if r["m"] == r["n"] == r["k"] else None
+        ideal = r["ranks"] * 2.0 * r["n"] ** 3 / (statistics.median(ms) * 1e6) if ms else None
+        t_alone = t_grid = None
+        if base != "local_only_gpu":
+            split = split_of(r["variant"])
+            if ms:
+                g = statistics.median(ms) * 1e-3 / (2.0 * r["n"] ** 3)
+                t_alone = nccl_time(r["m"], r["n"], r["k"], pr, pc, r["nb"], split, g, bcast)
+            g = local.get((r["grid"], r["n"], r["nb"], split)) if base == "summa_nccl" else None
+            if g:
+                t_grid = nccl_time(r["m"], r["n"], r["k"], pr, pc, r["nb"], split, g, bcast)
+        out.append((r, ideal, t_alone, t_grid))
+    return out
+
+
+def gpu_tables(rows, comm):
+    runs = gpu_grid_runs(rows, comm)
+    if not runs:
+        return
+    print("\nSeveral GPUs, one rank each (GFLOP/s, medians; % of P x alone: against P times the "
+          "kernel alone on the whole product on one GPU, the same call; model: gamma of the "
+          "kernel alone, and of local_only_gpu on the same grid):\n")
+    print("| variant | n | grid | nb | ms | GFLOP/s | % of P x alone | model ms (alone) | error | "
+          "model ms (grid) | error | check |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    fmt = lambda t, r: f"{t * 1e3:.1f} | {error(t, r['ms_median']):+.1f}%" if t else "- | -"  # noqa: E731
+    for r, ideal, ta, tg in sorted(runs, key=lambda x: (x[0]["n"], x[0]["ranks"], x[0]["grid"],
+                                                        x[0]["nb"], x[0]["variant"])):
+        share = f"{100.0 * r['gflops'] / ideal:.1f}%" if ideal else "-"
+        print(f"| {r['variant']} | {size_of(r)} | {r['grid']} | {r['nb']} | {r['ms_median']:.1f} | "
+              f"{r['gflops']:.0f} | {share} | {fmt(ta, r)} | {fmt(tg, r)} | {r['check']} |")
+    errs = [abs(error(t, r["ms_median"])) for r, _, ta, tg in runs for t in (ta, tg) if t]
+    if errs:
+        print(f"\nlargest model error over the GPU runs: {max(errs):.1f}% ({len(errs)} predictions)")
+    b = Bcast(comm, "nccl")
+    fits = [(q, f) for q, f in sorted(b.fits.items()) if q > 1]
+    if fits:
+        print("\nalpha and beta fitted to --bench-comm (NCCL broadcasts between GPUs; alpha: 8 B, "
+              "beta: the slope between the two largest sizes):\n")
+        print("| ranks | alpha (us) | beta (GB/s) |")
+        print("|---|---|---|")
+        for q, (a, be) in fits:
+            print(f"| {q} | {a * 1e6:.1f} | {1e-9 / be if be else float('inf'):.0f} |")
+
+
 # ---------------------------------------------------------------- the projection
 
 def kernel_rates(folder):
@@ -474,6 +583,7 @@ def tables(src):
         for r, t in g:
             print(f"| {r['variant']} | {r['n']} | {r['nb']} | {r['ms_median']:.2f} | {t * 1e3:.2f} | "
                   f"{100.0 * (r['ms_median'] * 1e-3 / t - 1):+.1f}% |")
+    gpu_tables(rows, comm)
     b = Bcast(comm)
     if not b.pingpong and not [q for q in b.fits if q > 1]:
         print("\nalpha and beta: no MPI timings on 2 ranks or more in the comm CSV (--bench-comm)")
@@ -517,6 +627,140 @@ def projection_table(folder):
                 print(f"| {n} | {p} | " + " | ".join(cell) + " |")
 
 
+GPU_COLOURS = {"summa_nccl": "tab:blue", "summa_nccl_cublas": "tab:orange",
+               "local_only_gpu": "tab:green"}
+
+
+def draw_gpus(ax, ax_model, runs):
+    """Bars: each grid's SUMMA runs (nb 4096, no split) as % of P x the same kernel alone on one
+    GPU, by n (local_only_gpu is left out: it multiplies zeros, which a GPU may run faster than
+    data); and the model (gamma alone: o, on the grid: x) against every run."""
+    plain = [(r, ideal) for r, ideal, _, _ in runs if ideal and r["nb"] == 4096 and
+             "+" not in r["variant"] and r["variant"] in GPU_SUMMA]
+    keys = sorted({(r["n"], r["ranks"], r["grid"]) for r, _ in plain})
+    variants = [v for v in GPU_COLOURS if any(r["variant"] == v for r, _ in plain)]
+    width = 0.8 / max(1, len(variants))
+    for i, key in enumerate(keys):
+        for j, v in enumerate(variants):
+            got = [100.0 * r["gflops"] / ideal for r, ideal in plain
+                   if (r["n"], r["ranks"], r["grid"]) == key and r["variant"] == v]
+            if got:
+                ax.bar(i - 0.4 + (j + 0.5) * width, got[0], width, color=GPU_COLOURS[v],
+                       label=v if v not in ax.get_legend_handles_labels()[1] else None)
+    ax.axhline(97, color="k", lw=0.8, ls="--", label="97% (the target)")
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels([f"{g}\n{n // 1024}K" for n, _, g in keys], fontsize=7)
+    ax.set_ylim(80, 106)
+    ax.set_ylabel("% of P x the same kernel alone on one GPU")
+    ax.set_xlabel("grid, n (nb 4096)")
+    ax.set_title(f"{runs[0][0]['device']} x {max(r['ranks'] for r, *_ in runs)}: "
+                 "SUMMA over NCCL", fontsize=9)
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend(fontsize=7, loc="upper left", ncol=3)
+    pts = [(r, t, marker) for r, _, ta, tg in runs for t, marker in ((ta, "o"), (tg, "x")) if t]
+    for r, t, marker in pts:
+        ax_model.scatter(r["ms_median"], error(t, r["ms_median"]), marker=marker, s=20,
+                         color=GPU_COLOURS[r["variant"].split("+")[0]])
+    ax_model.axhspan(-10, 10, color="k", alpha=0.08, label="within 10% (the target)")
+    ax_model.axhline(0, color="k", lw=0.8)
+    for v in ("summa_nccl", "summa_nccl_cublas"):
+        if any(r["variant"].split("+")[0] == v for r, _, _ in pts):
+            ax_model.scatter([], [], marker="s", color=GPU_COLOURS[v], label=v)
+    ax_model.scatter([], [], marker="o", color="k", label="gamma: the kernel alone, one GPU")
+    if any(m == "x" for _, _, m in pts):
+        ax_model.scatter([], [], marker="x", color="k", label="gamma: local_only_gpu, same grid")
+    ax_model.set_xscale("log")
+    ax_model.set_ylim(-15, 5)
+    ax_model.set_xlabel("measured ms (n = 16384, 32768, 65536 on 2 and 4 GPUs)")
+    ax_model.set_ylabel("model error, % ((model - measured) / measured)")
+    ax_model.set_title("the model (NCCL's alpha and beta of this host) against every run", fontsize=9)
+    ax_model.grid(alpha=0.3, which="both")
+    ax_model.legend(fontsize=7, loc="lower right")
+
+
+TIMELINE_HEADER = ("stage,variant,m,n,k,grid,ranks,nb,rank,prow,pcol,panel,what,start_ms,end_ms,"
+                   "bytes,git").split(",")
+
+
+def draw_timeline(src, dst, variant="summa_nccl", n=None):
+    """--timeline's rows of one traced run (variant, the largest n, the first grid found): the
+    whole run, a lane per rank (broadcasts above, products below), and two close-ups: the first
+    panel, with the same run cut by --first-split 4 beside it where traced, and the end."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with open(src, newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        if next(reader, []) != TIMELINE_HEADER:
+            fail(f"{src}: not a 13_distributed --timeline CSV")
+        rows = [dict(zip(TIMELINE_HEADER, r)) for r in reader if r]
+    if not rows:
+        fail(f"{src}: no rows")
+    n = n or max(int(r["n"]) for r in rows if r["variant"] == variant)
+
+    def run_of(v):
+        got = [r for r in rows if r["variant"] == v and int(r["n"]) == n and r["nb"] == "4096"]
+        grids = sorted({r["grid"] for r in got})
+        return [r for r in got if r["grid"] == grids[0]] if grids else []
+
+    main, split = run_of(variant), run_of(variant + "+split4")
+    if not main:
+        fail(f"{src}: no {variant} rows at n = {n}")
+    ranks = sorted({int(r["rank"]) for r in main})
+    end = max(float(r["end_ms"]) for r in main)
+    first = max(float(r["start_ms"]) for r in main if r["what"] == "gemm" and r["panel"] == "0")
+    fig, axes = plt.subplots(1, 3, figsize=(15.5, 4.2), dpi=110,
+                             gridspec_kw={"width_ratios": [2.2, 1, 1]})
+    colour = {"bcast_a": "tab:red", "bcast_b": "tab:purple"}
+
+    def lanes(ax, spans, x0, x1, tag=""):
+        for r in spans:
+            a, b = float(r["start_ms"]), float(r["end_ms"])
+            if b <= x0 or a >= x1 or (r["what"] != "gemm" and r["bytes"] == "0"):
+                continue
+            y = 2 * ranks.index(int(r["rank"]))
+            if r["what"] == "gemm":
+                c = "tab:blue" if int(r["panel"]) % 2 == 0 else "tab:cyan"
+                ax.broken_barh([(a, b - a)], (y + 0.05, 0.8), color=c)
+            else:
+                ax.broken_barh([(a, b - a)], (y + 1.0, 0.8), color=colour[r["what"]])
+        ax.set_xlim(x0, x1)
+        ax.set_yticks([2 * i + 0.45 for i in range(len(ranks))] + [2 * i + 1.4 for i in range(len(ranks))])
+        ax.set_yticklabels([f"rank {q}{tag}: products" for q in ranks] +
+                           [f"rank {q}{tag}: broadcasts" for q in ranks], fontsize=7)
+        ax.set_xlabel("ms from the run's start on each GPU")
+        ax.grid(alpha=0.3, axis="x")
+
+    g = main[0]["grid"]
+    lanes(axes[0], main, 0, end * 1.01)
+    axes[0].set_title(f"{variant}, n = {n}, {g} GPUs, nb 4096: the whole run "
+                      f"({len({r['panel'] for r in main})} panels)", fontsize=9)
+    lanes(axes[1], main, 0, 3 * first)
+    axes[1].set_title(f"the start: panel 0's broadcasts, {first:.1f} ms\nbefore any product", fontsize=9)
+    tail0 = min(float(r["end_ms"]) for r in main if r["what"] == "gemm" and
+                int(r["panel"]) == max(int(x["panel"]) for x in main))
+    lanes(axes[2], main, tail0 - 0.4 * (end - tail0) - 5, end + 2)
+    axes[2].set_title(f"the end: the GPUs finish\n{end - tail0:.1f} ms apart", fontsize=9)
+    for ax in axes[1:]:
+        ax.set_yticklabels([])
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in ("tab:blue", "tab:cyan", "tab:red", "tab:purple")]
+    axes[0].legend(handles, ["product, even panel", "product, odd panel", "A's piece (row)",
+                             "B's piece (column)"], fontsize=7, loc="upper center", ncol=4,
+                   bbox_to_anchor=(0.5, -0.16))
+    if split:
+        f2 = max(float(r["start_ms"]) for r in split if r["what"] == "gemm" and r["panel"] == "0")
+        axes[1].text(0.98, 0.02, f"--first-split 4: {f2:.1f} ms", transform=axes[1].transAxes,
+                     ha="right", fontsize=8)
+    fig.suptitle(f"13_distributed --timeline: where the broadcasts sit against the products "
+                 f"({rows[0]['git']})", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(dst)
+    plt.close(fig)
+    print(dst)
+
+
 def draw(src, dst):
     import matplotlib
 
@@ -527,10 +771,16 @@ def draw(src, dst):
     checks = host_checks(rows, comm)
     rates = kernel_rates(folder)
     measured, alone = host_rates(rows)
-    # the projection (two panels), this host's runs against the targets, the model against them
-    panels = (2 if rates else 0) + (1 if measured else 0) + (1 if checks or not measured else 0)
+    gpu_runs = gpu_grid_runs(rows, comm)
+    # the projection (two panels), this host's CPU runs against the targets, the model against
+    # them, and the runs on several GPUs (against P x one GPU alone, and against the model)
+    cpu_model = bool(checks) or not (measured or gpu_runs)
+    panels = (2 if rates else 0) + (1 if measured else 0) + cpu_model + (2 if gpu_runs else 0)
     fig, axes = plt.subplots(1, panels, figsize=(5.2 * panels, 4.6), dpi=110, squeeze=False)
-    axes = axes[0]
+    axes = list(axes[0])
+    if gpu_runs:
+        draw_gpus(axes[-2], axes[-1], gpu_runs)
+        axes = axes[:-2]
     colours = {"SUMMA": "tab:blue", "Cannon": "tab:orange", "2.5D": "tab:green"}
     if rates:
         proj = projection(rates)
@@ -574,7 +824,7 @@ def draw(src, dst):
         top = max([max(got.values()) for got in measured.values()] + list(alone.values()))
         ax.set_ylim(0, top * 1.35)
         ax.legend(fontsize=7, loc="upper center", ncol=3)
-    if not checks and measured:
+    if not cpu_model:
         fig.suptitle("13_distributed: SUMMA's cost model (alpha-beta-gamma), and this host's runs",
                      fontsize=10)
         fig.tight_layout()
@@ -624,6 +874,13 @@ def main(src, dst):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--timeline":
+        try:
+            draw_timeline(sys.argv[2], sys.argv[3])
+        except (OSError, ValueError, KeyError, csv.Error) as e:
+            print(f"13_distributed/plot.py: {e}", file=sys.stderr)
+            sys.exit(2)
+        sys.exit(0)
     if len(sys.argv) == 3 and sys.argv[1] in ("--table", "--projection"):
         try:
             if sys.argv[1] == "--table":
