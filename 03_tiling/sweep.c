@@ -25,6 +25,7 @@ int tile_option(bench_opts *o, const char *opt, const char *val)
         return 0;
     if (!val)
         cli_die("--tile needs a value");
+    cli_check_list("--tile", val);
     char *copy = strdup(val);
     if (!copy)
         cli_die("out of memory");

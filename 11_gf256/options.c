@@ -69,6 +69,7 @@ static void add_len(options *o, size_t len)
 /* A list of lengths and ranges lo:hi:xF / lo:hi:+S, as --sizes in the GEMM stages. */
 static void parse_lens(options *o, const char *s)
 {
+    cli_check_list("--len", s);
     char *copy = strdup(s), *save = NULL;
     if (!copy)
         cli_die("out of memory");
@@ -84,7 +85,9 @@ static void parse_lens(options *o, const char *s)
             cli_die("--len: '%s' is not a range like 4K:64M:x4 or 100:1000:+100", item);
         *c1 = *c2 = '\0';
         size_t lo = parse_len(item), hi = parse_len(c1 + 1);
-        long step = cli_long("--len", c2 + 2, c2[1] == 'x' ? 2 : 1, (long)MAX_LEN);
+        /* a factor is a plain number; a step is a length (4K, 1M as the bounds) */
+        long step = c2[1] == 'x' ? cli_long("--len", c2 + 2, 2, (long)MAX_LEN)
+                                 : (long)parse_len(c2 + 2);
         if (hi < lo)
             cli_die("--len: range %zu:%zu runs backwards", lo, hi);
         for (size_t v = lo; v <= hi; v = c2[1] == 'x' ? v * (size_t)step : v + (size_t)step)
@@ -114,6 +117,7 @@ static void parse_erasures(options *o, const char *s)
         return;
     }
     o->erase_mode = ERASE_LIST;
+    cli_check_list("--erasures", s);
     char *copy = strdup(s), *save = NULL;
     if (!copy)
         cli_die("out of memory");

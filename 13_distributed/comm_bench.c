@@ -8,12 +8,14 @@
 
 #include "baseline_blas.h"
 #include "bench.h"
+#include "cli.h"
+#include "csv.h"
 #include "gpu.h"
 #include "sysinfo.h"
 #include "timer.h"
 
 const char *comm_csv_header =
-    "stage,transport,op,ranks,bytes,reps,us_median,us_min,gbytes_s,device,git,date\n";
+    "stage,transport,op,ranks,bytes,reps,us_median,us_min,gbytes_s,device,git,date";
 
 #define MAX_BYTES (32L << 20)
 #define NCCL_MAX_BYTES (512L << 20) /* NCCL's rows go on to a panel's size: NVLink's slope */
@@ -26,7 +28,7 @@ static int reps_for(long bytes)
     return r < 5 ? 5 : r > MAX_REPS ? MAX_REPS : (int)r;
 }
 
-static void emit(FILE *csv, const char *transport, const char *op, int ranks, long bytes,
+static void emit(csv_file *csv, const char *transport, const char *op, int ranks, long bytes,
                  int reps, double med, double min, const char *device)
 {
     int me;
@@ -38,11 +40,15 @@ static void emit(FILE *csv, const char *transport, const char *op, int ranks, lo
            med, min, gbs);
     fflush(stdout);
     if (csv) {
-        char date[32];
+        char date[32], dev[128], err[360];
         sysinfo_utc_now(date, sizeof date);
-        fprintf(csv, "13_distributed,%s,%s,%d,%ld,%d,%.3f,%.3f,%.4f,%s,%s,%s\n", transport, op,
-                ranks, bytes, reps, med, min, gbs, device, sysinfo_git_rev(), date);
-        fflush(csv);
+        csv_field(dev, sizeof dev, device);
+        if (csv_appendf(csv, err, sizeof err, "13_distributed,%s,%s,%d,%ld,%d,%.3f,%.3f,%.4f,%s,%s,%s",
+                        transport, op, ranks, bytes, reps, med, min, gbs, dev, sysinfo_git_rev(),
+                        date) != 0) {
+            fprintf(stderr, "%s: --csv %s\n", cli_prog, err);
+            MPI_Abort(MPI_COMM_WORLD, 2); /* (rank 0 alone writes: the others wait in a collective) */
+        }
     }
 }
 
@@ -79,17 +85,12 @@ static void bcast(char *buf, long bytes, int reps, MPI_Comm comm, double *t)
     }
 }
 
-void comm_bench(const dist_grid *g, const char *path, int gpu, const char *no_gpu, int fixed_reps)
+void comm_bench(const dist_grid *g, csv_file *out, int gpu, const char *no_gpu, int fixed_reps)
 {
     int me, nranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    FILE *csv = NULL;
-    if (me == 0 && path) {
-        csv = fopen(path, "a");
-        if (csv && ftell(csv) == 0)
-            fputs(comm_csv_header, csv);
-    }
+    csv_file *csv = me == 0 ? out : NULL;
     char *buf = malloc(MAX_BYTES);
     double *t = malloc(sizeof(double) * MAX_REPS);
     if (!buf || !t)
@@ -132,8 +133,6 @@ void comm_bench(const dist_grid *g, const char *path, int gpu, const char *no_gp
             }
         }
     }
-    if (csv)
-        fclose(csv);
     free(buf);
     free(t);
 }

@@ -30,64 +30,69 @@ int timeline_wanted;
 
 const char *csv_header =
     "stage,variant,m,n,k,grid,ranks,threads,nb,reps,ms_median,ms_min,gflops,baseline,"
-    "baseline_gflops,max_err_ratio,check,device,compiler,git,date\n";
+    "baseline_gflops,max_err_ratio,check,device,compiler,git,date";
+csv_file *rows_csv;
 
-/* The CSV's first line must be ours (or the file new): checked on rank 0 before any work. */
-const char *csv_problem(const char *path, const char *header)
+/* Rank 0: the CSV opened (created, or its header checked) before any work, through
+ * common/csv.c: a row is written whole or not at all; "-" is standard output. NULL if path
+ * can take our rows, else why not (one line). */
+const char *csv_begin(const char *path, const char *header)
 {
-    static char why[300];
-    FILE *f = fopen(path, "a+");
-    if (!f) {
-        snprintf(why, sizeof why, "--csv: cannot open %s for appending", path);
-        return why;
-    }
-    char line[512] = "";
-    rewind(f);
-    const int empty = !fgets(line, sizeof line, f);
-    fclose(f);
-    if (!empty && strcmp(line, header) != 0) {
-        snprintf(why, sizeof why, "--csv: %s has another header (not 13_distributed's %s)", path,
-                 strchr(header, '\n') ? "gemm rows" : "rows");
-        return why;
-    }
-    return NULL;
+    static char why[400];
+    char err[360];
+    rows_csv = csv_open(path, header, err, sizeof err);
+    if (rows_csv)
+        return NULL;
+    snprintf(why, sizeof why, "--csv %s", err);
+    return why;
+}
+
+/* Rank 0, at the end: 0, or 2 with one line if the file could not be closed. */
+int csv_end(void)
+{
+    char err[360];
+    if (!rows_csv || csv_close(rows_csv, err, sizeof err) == 0)
+        return rows_csv = NULL, 0;
+    rows_csv = NULL;
+    fflush(stdout);
+    fprintf(stderr, "%s: --csv %s\n", cli_prog, err);
+    return 2;
 }
 
 typedef bench_row row;
 
 
-/* device, compiler: where the row ran (the CPU or the GPU) and what built it */
+/* device, compiler: where the row ran (the CPU or the GPU) and what built it. A row that cannot
+ * be written (a full disk) ends the run: one line, exit 2, on every rank. */
 static void csv_row(const bench_opts *o, const row *r, const char *device, const char *compiler)
 {
-    if (me != 0 || !o->csv)
-        return;
-    FILE *f = fopen(o->csv, "a");
-    if (!f)
-        return;
-    if (ftell(f) == 0)
-        fputs(csv_header, f);
-    char date[32], base[32] = "", err[32] = "", line[1024], dev[256], comp[128];
-    /* (a comma in a device's name would shift the columns) */
-    snprintf(dev, sizeof dev, "%s", device);
-    snprintf(comp, sizeof comp, "%s", compiler);
-    for (char *c = dev; *c; c++)
-        *c = *c == ',' ? ' ' : *c;
-    for (char *c = comp; *c; c++)
-        *c = *c == ',' ? ' ' : *c;
-    sysinfo_utc_now(date, sizeof date);
-    const double fl = 2.0 * r->s->m * (double)r->s->n * r->s->k;
-    if (r->base_ms > 0)
-        snprintf(base, sizeof base, "%.3f", fl / (r->base_ms * 1e6));
-    if (r->checked)
-        snprintf(err, sizeof err, "%.3g", r->vr.max_err_ratio);
-    snprintf(line, sizeof line,
-             "13_distributed,%s,%d,%d,%d,%s,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s\n",
-             r->variant, r->s->m, r->s->n, r->s->k, grid_name, nranks, r->threads, grid.nb, r->reps,
-             r->ms_median, r->ms_min, fl / (r->ms_median * 1e6), r->base_ms > 0 ? "psgemm" : "",
-             base, err, r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp,
-             sysinfo_git_rev(), date);
-    fputs(line, f);
-    fclose(f);
+    (void)o;
+    int bad = 0;
+    char err[360] = "";
+    if (me == 0 && rows_csv) {
+        char date[32], base[32] = "", errr[32] = "", dev[256], comp[128];
+        csv_field(dev, sizeof dev, device);
+        csv_field(comp, sizeof comp, compiler);
+        sysinfo_utc_now(date, sizeof date);
+        const double fl = 2.0 * r->s->m * (double)r->s->n * r->s->k;
+        if (r->base_ms > 0)
+            snprintf(base, sizeof base, "%.3f", fl / (r->base_ms * 1e6));
+        if (r->checked)
+            snprintf(errr, sizeof errr, "%.3g", r->vr.max_err_ratio);
+        bad = csv_appendf(rows_csv, err, sizeof err,
+                          "13_distributed,%s,%d,%d,%d,%s,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,"
+                          "%s,%s,%s", r->variant, r->s->m, r->s->n, r->s->k, grid_name, nranks,
+                          r->threads, grid.nb, r->reps, r->ms_median, r->ms_min,
+                          fl / (r->ms_median * 1e6), r->base_ms > 0 ? "psgemm" : "", base, errr,
+                          r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp,
+                          sysinfo_git_rev(), date) != 0;
+    }
+    MPI_Bcast(&bad, 1, MPI_INT, 0, grid.all);
+    if (bad) {
+        if (me == 0)
+            fprintf(stderr, "%s: --csv %s\n", cli_prog, err);
+        exit(2);
+    }
 }
 
 static void print_row(const row *r)

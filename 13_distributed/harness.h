@@ -22,8 +22,11 @@ extern const char *timeline_header; /* --timeline's */
 extern struct csv_file *timeline_csv; /* rank 0: --timeline's file, opened before any work */
 extern int timeline_wanted;    /* every rank: --timeline was given */
 
-/* On rank 0: NULL if path can take our rows (new, empty, or our header), else why not. */
-const char *csv_problem(const char *path, const char *header);
+/* Rank 0: open the CSV of rows (csv_header or comm_csv_header) before any work: NULL, or why
+ * not in one line; csv_end closes it (0, or 2 after printing why). */
+const char *csv_begin(const char *path, const char *header);
+int csv_end(void);
+extern struct csv_file *rows_csv; /* rank 0: the open --csv file (GEMM or comm rows), or NULL */
 void set_threads(int t); /* OpenMP's and OpenBLAS's */
 /* Collective: every selected variant at every size and thread count, checked and timed;
  * returns the number of failed checks. */

@@ -50,13 +50,27 @@ double cli_double(const char *what, const char *s)
     return v;
 }
 
-/* --alpha, --beta: a double that must stay finite as the float the kernels get (1e39 is +Inf). */
+/* --alpha, --beta: a double that must stay finite as the float the kernels get (1e39 is +Inf),
+ * and not vanish in it either (1e-50 would be 0: a run that computes nothing). */
 static float cli_float(const char *what, const char *s)
 {
-    float v = (float)cli_double(what, s);
+    const double d = cli_double(what, s);
+    float v = (float)d;
     if (!isfinite(v))
         cli_die("%s: %s is not a finite float (its magnitude must be below 3.4e38)", what, s);
+    if (v == 0.0f && d != 0.0)
+        cli_die("%s: %s is 0 as a float (the smallest nonzero float is 1.4e-45); give 0 if you "
+                "mean it", what, s);
     return v;
+}
+
+void cli_check_list(const char *what, const char *s)
+{
+    if (!s)
+        return;
+    const size_t n = strlen(s);
+    if (n > 0 && (s[0] == ',' || s[n - 1] == ',' || strstr(s, ",,")))
+        cli_die("%s: '%s' has an empty item (a comma at an end, or two in a row)", what, s);
 }
 
 struct csv_file *cli_csv_open(const char *what, const char *path, const char *header)
@@ -114,35 +128,50 @@ static int parse_dim(const char *what, const char *s)
     return (int)cli_long(what, s, 1, INT_MAX);
 }
 
+/* A whole number that must be there: "" (as in "7xx5" or "x7") is not one. */
+static long size_part(const char *what, const char *item, const char *part, long lo, const char *form)
+{
+    if (!*part)
+        cli_die("%s: '%s' is not %s", what, item, form);
+    return cli_long(what, part, lo, INT_MAX);
+}
+
 int cli_parse_sizes(const char *what, const char *s, gemm_shape **out)
 {
+    static const char *const range = "a range like 256:4096:x2 or 100:1000:+100";
+    static const char *const mnk = "MxNxK (three whole numbers joined by x, e.g. 7x13x5)";
     int n = 0, cap = 0;
+    cli_check_list(what, s);
     char *copy = strdup(s ? s : "");
     if (!copy)
         cli_die("out of memory");
     *out = NULL;
     for (char *save = NULL, *item = strtok_r(copy, ",", &save); item;
          item = strtok_r(NULL, ",", &save)) {
+        char whole[64];
+        snprintf(whole, sizeof whole, "%s", item);
         char *colon = strchr(item, ':');
         char *x = strchr(item, 'x');
         if (colon) { /* lo:hi:xF (geometric) or lo:hi:+S (arithmetic) */
             char *c2 = strchr(colon + 1, ':');
-            if (!c2 || (c2[1] != 'x' && c2[1] != '+'))
-                cli_die("%s: '%s' is not a range like 256:4096:x2 or 100:1000:+100", what, item);
+            if (!c2 || (c2[1] != 'x' && c2[1] != '+') || strchr(c2 + 1, ':'))
+                cli_die("%s: '%s' is not %s", what, whole, range);
             *colon = *c2 = '\0';
-            long lo = parse_dim(what, item), hi = parse_dim(what, colon + 1);
-            long step = cli_long(what, c2 + 2, c2[1] == 'x' ? 2 : 1, INT_MAX);
+            long lo = size_part(what, whole, item, 1, range);
+            long hi = size_part(what, whole, colon + 1, 1, range);
+            long step = size_part(what, whole, c2 + 2, c2[1] == 'x' ? 2 : 1, range);
             if (hi < lo)
                 cli_die("%s: range %ld:%ld runs backwards", what, lo, hi);
             for (long v = lo; v <= hi; v = c2[1] == 'x' ? v * step : v + step)
                 add_shape(out, &n, &cap, (int)v, (int)v, (int)v);
         } else if (x) { /* MxNxK */
             char *x2 = strchr(x + 1, 'x');
-            if (!x2)
-                cli_die("%s: '%s' is not MxNxK", what, item);
+            if (!x2 || strchr(x2 + 1, 'x'))
+                cli_die("%s: '%s' is not %s", what, whole, mnk);
             *x = *x2 = '\0';
-            int m = parse_dim(what, item), nn = parse_dim(what, x + 1);
-            int k = (int)cli_long(what, x2 + 1, 0, INT_MAX); /* K = 0: C = beta*C */
+            int m = (int)size_part(what, whole, item, 1, mnk);
+            int nn = (int)size_part(what, whole, x + 1, 1, mnk);
+            int k = (int)size_part(what, whole, x2 + 1, 0, mnk); /* K = 0: C = beta*C */
             add_shape(out, &n, &cap, m, nn, k);
         } else {
             int v = parse_dim(what, item);
@@ -213,6 +242,7 @@ static int find_variant(const cli_table *t, const char *name)
 void cli_select_variants(const cli_table *t, bench_opts *o)
 {
     const char *s = o->variant_list ? o->variant_list : "all";
+    cli_check_list("--variant", s);
     if (strcmp(s, "all") == 0) {
         for (int v = 0; v < t->n; v++)
             o->selected[v] = cli_variant_runnable(cli_row(t, v));
@@ -225,6 +255,8 @@ void cli_select_variants(const cli_table *t, bench_opts *o)
     for (char *save = NULL, *name = strtok_r(copy, ",", &save); name;
          name = strtok_r(NULL, ",", &save), named++) {
         int v = find_variant(t, name);
+        if (v < 0 && strcmp(name, "all") == 0)
+            cli_die("--variant: 'all' stands alone ('%s'): give all, or a list of names", s);
         if (v < 0)
             cli_die("--variant: unknown variant '%s' (--list shows them)", name);
         if (cli_variant_runnable(cli_row(t, v)))
@@ -244,6 +276,7 @@ void cli_thread_counts(bench_opts *o, const char *what, int dflt)
         o->threads[o->nthreads++] = dflt;
         return;
     }
+    cli_check_list(what, o->thread_list);
     char *copy = strdup(o->thread_list);
     if (!copy)
         cli_die("out of memory");
@@ -374,6 +407,10 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
             o->beta = cli_float("--beta", cli_value(a, val));
         } else if (!strcmp(a, "--pad")) {
             o->pad = (int)cli_long("--pad", cli_value(a, val), 0, 1 << 20);
+        } else if ((!strcmp(a, "--gpus") || !strcmp(a, "--device")) && st->backend &&
+                   st->backend->baselines) { /* a CPU stage: its backend offers the BLASes */
+            cli_die("%s: %s runs on the CPU; --device and --gpus are the GPU stages' options", a,
+                    st->stage);
         } else if (!strcmp(a, "--gpus")) {
             if (st->gpus_sweep)
                 o->thread_list = cli_value(a, val); /* a list of GPU counts, swept like threads */

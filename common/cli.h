@@ -16,6 +16,10 @@ void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn
 long cli_long(const char *what, const char *s, long lo, long hi);
 double cli_double(const char *what, const char *s);
 
+/* A comma-separated list given to option `what`: cli_die if an item is empty ("1024,",
+ * ",64", "64,,128"), which strtok would drop without a word. */
+void cli_check_list(const char *what, const char *s);
+
 /* "128,256,511", "7x13x5", "256:4096:x2", "100:1000:+100", or a mix. cli_die on error. */
 int cli_parse_sizes(const char *what, const char *s, gemm_shape **out);
 

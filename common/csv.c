@@ -16,6 +16,8 @@ struct csv_file {
     char *path;   /* as given, for messages */
     int created;  /* csv_open made the file: csv_close removes it if no row came */
     long rows;
+    char *header; /* standard output: the header, written with the first row (a run that
+                     ends before any row, a refusal or a skip, leaves stdout empty) */
 };
 
 /* ---- signals: none of them stops a row half-way -------------------------------------------- */
@@ -166,6 +168,10 @@ static int check_existing(csv_file *f, const char *header, off_t size, char *err
 
 csv_file *csv_open(const char *path, const char *header, char *err, size_t errlen)
 {
+    if (!*path) {
+        fail(err, errlen, "''", "an empty file name (- is standard output)", 0);
+        return NULL;
+    }
     csv_file *f = calloc(1, sizeof *f);
     if (!f || !(f->path = strdup(path))) {
         fail(err, errlen, path, "out of memory", 0);
@@ -198,9 +204,14 @@ csv_file *csv_open(const char *path, const char *header, char *err, size_t errle
         goto fail;
     }
     signals_install();
-    /* standard output is a stream, whatever it was redirected to: it always gets the header */
+    /* standard output is a stream, whatever it was redirected to: it gets the header, with the
+     * first row */
     off_t size = S_ISREG(st.st_mode) && !to_stdout ? write_position(f->fd) : 0;
-    int rc = size > 0 ? check_existing(f, header, size, err, errlen)
+    int rc = 0;
+    if (to_stdout)
+        rc = (f->header = strdup(header)) ? 0 : fail(err, errlen, f->path, "out of memory", 0);
+    else
+        rc = size > 0 ? check_existing(f, header, size, err, errlen)
                       : write_line(f, header, err, errlen);
     if (rc == 0)
         return f;
@@ -219,6 +230,12 @@ int csv_append(csv_file *f, const char *row, char *err, size_t errlen)
 {
     if (strpbrk(row, "\r\n"))
         return fail(err, errlen, f->path, "a row may not hold a line break", 0);
+    if (f->header) {
+        if (write_line(f, f->header, err, errlen) != 0)
+            return -1;
+        free(f->header);
+        f->header = NULL;
+    }
     int rc = write_line(f, row, err, errlen);
     if (rc == 0)
         f->rows++;
@@ -252,6 +269,7 @@ int csv_close(csv_file *f, char *err, size_t errlen)
     else if (f->created && f->rows == 0)
         unlink(f->path);
     signals_restore();
+    free(f->header);
     free(f->path);
     free(f);
     return rc;

@@ -12,8 +12,10 @@
  *     to where the row began. (Not a temporary file and a rename: that would copy the whole file
  *     for every row.) SIGINT, SIGTERM and SIGHUP arriving during a row take effect just after
  *     it, and SIGXFSZ is ignored, so that a file-size limit is a write error, not a death;
- *   - "-" is standard output: the header and rows go there, and from csv_open on everything
- *     else the program prints to stdout goes to stderr instead, so stdout stays a valid CSV.
+ *   - "-" is standard output: the header and rows go there (the header with the first row, so
+ *     that a run which ends before any, refused or skipped, writes nothing to stdout), and from
+ *     csv_open on everything else the program prints to stdout goes to stderr instead, so
+ *     stdout stays a valid CSV.
  * Every function returns NULL or -1 on failure with a one-line reason (naming the file) in err.
  */
 #ifndef CSV_H

@@ -23,7 +23,7 @@ skipped() {
     if [ "$rc" -eq 77 ] && [ "$(wc -l <"$LOG/$2.err")" -eq 1 ] && [ ! -s "$LOG/$2.out" ]; then
         pass "$1: exit 77: $(cat "$LOG/$2.err")"
     else
-        fail "$1: exit $rc, $(wc -l <"$LOG/$2.err") stderr lines (want 77 and 1; $LOG/$2.*)"
+        fail "$1: exit $rc, $(wc -l <"$LOG/$2.err") stderr line(s), $(wc -c <"$LOG/$2.out") bytes on stdout (want exit 77, one line, nothing on stdout; $LOG/$2.*)"
     fi
 }
 

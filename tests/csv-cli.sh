@@ -11,7 +11,9 @@
 #   finite float); -k 2147483647 --pad 1 says which leading dimension overflowed (and UBSan
 #   stays quiet); stage 05 checks every argument before it refuses a kernel this CPU lacks
 #   (--help 0, -m -5 2, then 77), --list shows every kernel and marks the missing ones;
-#   --threads 1,2 adds a threads column; a CUDA program without a GPU says
+#   --threads 1,2 adds a threads column; empty list items, malformed sizes, 'all' among names,
+#   an alpha that is 0 as a float, --device on a CPU stage: exit 2 with one line in every
+#   program; a CUDA program without a GPU says
 #   "no NVIDIA GPU or driver found: skipped".
 # Prints PASS:/FAIL:/SKIP: lines (tests/run-tests.sh tallies them); exits 0.
 set -u
@@ -88,9 +90,15 @@ csv_cases() {
     # a file cut in the middle of a row: refused, not appended to
     head -c -7 "$T/$tag-ok.csv" >"$T/$tag-cut.csv"
     refused "$tag: a file that ends in the middle of a row" "$tag-cut" "$@" "$T/$tag-cut.csv"
-    # a file-size limit: the run stops with one line, and no half row is left
-    # shellcheck disable=SC2086
-    (ulimit -f 1 && exec $works "$T/$tag-limit.csv" >/dev/null 2>"$LOG/$tag-limit.err")
+    # a file-size limit: the run stops with one line, and no half row is left (LIMITED: a
+    # command that sets the limit itself, for a launcher such as mpirun that writes files too)
+    if [ -n "${LIMITED:-}" ]; then
+        # shellcheck disable=SC2086
+        $LIMITED "$T/$tag-limit.csv" >/dev/null 2>"$LOG/$tag-limit.err"
+    else
+        # shellcheck disable=SC2086
+        (ulimit -f 1 && exec $works "$T/$tag-limit.csv" >/dev/null 2>"$LOG/$tag-limit.err")
+    fi
     local rc=$?
     if [ $rc -eq 2 ] && [ "$(wc -l <"$LOG/$tag-limit.err")" -eq 1 ] && whole_rows "$T/$tag-limit.csv" "$n"; then
         pass "$tag: ulimit -f 1 -> exit 2, $(($(wc -l <"$T/$tag-limit.csv") - 1)) whole rows: $(cat "$LOG/$tag-limit.err")"
@@ -125,6 +133,21 @@ csv_cases 06-breakdown 15 "06_strassen/strassen --breakdown --sizes 8,16,24 --re
 LAST_RE=$DATE_RE
 csv_cases 11-gf256 20 "11_gf256/gf256 --variant table --data 2 --parity 1 --len 1,2,3,4,5,6,7,8 --reps 1 --csv" \
     11_gf256/gf256 --variant table --data 2 --parity 1 --len 8 --reps 1 --csv
+# ---- 13: its own rows (21 fields) and --bench-comm's (12), written by common/csv.c on rank 0
+if [ -x 13_distributed/distributed ] && command -v mpirun >/dev/null 2>&1; then
+    MPI1="mpirun --allow-run-as-root -q --oversubscribe -np 1"
+    printf '#!/bin/sh\nulimit -f 1\nexec "$@"\n' >"$T/fsize1"
+    chmod +x "$T/fsize1"
+    LIMITED="$MPI1 $T/fsize1 13_distributed/distributed --sizes 8:64:+4 --no-baseline --reps 1 --threads 1 --csv" \
+    csv_cases 13-dist 21 "$MPI1 13_distributed/distributed --sizes 8:64:+4 --no-baseline --reps 1 --threads 1 --csv" \
+        $MPI1 13_distributed/distributed -m 8 --no-baseline --reps 1 --threads 1 --csv
+    LIMITED="$MPI1 $T/fsize1 13_distributed/distributed --bench-comm --reps 1 --threads 1 --csv" \
+    csv_cases 13-comm 12 "$MPI1 13_distributed/distributed --bench-comm --reps 1 --threads 1 --csv" \
+        $MPI1 13_distributed/distributed --bench-comm --reps 1 --threads 1 --csv
+    refused "13-dist: --csv ''" 13-csv-empty $MPI1 13_distributed/distributed -m 8 --csv ""
+else
+    skip "13_distributed: not built or no mpirun: its CSV not tried"
+fi
 # ---- 10 --stats (a CUDA stage: without a GPU only the refusals can run, before the device check)
 B10=10_cuda_multigpu/cuda_multigpu
 if [ -x $B10 ]; then
@@ -167,6 +190,37 @@ while read -r dir prog kind; do
     refused "$dir: --csv in a folder that does not exist" "$prog-csv-nodir" \
         "$dir/$prog" "${size[@]}" --csv "$T/no/such/x.csv"
 done < <(make -s list-stages)
+
+# ---- lists with an empty item, sizes that are not sizes, 'all' among names: one line, exit 2,
+# in every program (strtok used to drop the empty items without a word)
+while read -r dir prog kind; do
+    [ -x "$dir/$prog" ] || continue
+    first=$("$dir/$prog" --list 2>/dev/null | awk 'NR == 1 {print $1}')
+    cases=("--variant $first," "--variant all,$first" "--threads 1,,2")
+    if [ "$dir" = 11_gf256 ]; then
+        cases+=("--len 1," "--len ,64" "--len 64,,128")
+    else
+        cases+=("--sizes 1024," "--sizes 64,,128" "--sizes ,64" "--sizes 7xx5" "--sizes 7x13x"
+                "--sizes x7x13" "--sizes :" "--sizes 7x13x5x2" "--alpha 1e-50")
+    fi
+    [ "$dir" = 03_tiling ] && cases+=("--tile 16,")
+    [ "$kind" = cpu ] && [ "$dir" != 11_gf256 ] && [ "$dir" != 13_distributed ] && cases+=("--device 0" "--gpus 2")
+    for c in "${cases[@]}"; do
+        # shellcheck disable=SC2086
+        refused "$dir: $c" "$prog-list-$(echo "$c" | tr -c 'a-z0-9' _)" "$dir/$prog" $c
+    done
+done < <(make -s list-stages)
+# what the messages say: the item itself, or why, never "needs a value"
+run sizes-msg $NAIVE --sizes 7xx5
+grep -q "'7xx5' is not MxNxK" "$LOG/sizes-msg.err" && pass "harness: --sizes 7xx5 says it is not MxNxK" ||
+    fail "harness: --sizes 7xx5 says: $(cat "$LOG/sizes-msg.err") (want: '7xx5' is not MxNxK)"
+run all-msg $NAIVE --variant all,ijk
+grep -q "'all' stands alone" "$LOG/all-msg.err" && pass "harness: --variant all,ijk says 'all' stands alone" ||
+    fail "harness: --variant all,ijk says: $(cat "$LOG/all-msg.err") (want: 'all' stands alone)"
+run len-suffix 11_gf256/gf256 --variant table --data 2 --parity 1 --len 1K:4K:+1K --reps 1 --no-baseline
+[ $rc -eq 0 ] && [ "$(grep -cE '^table .* PASS' "$LOG/len-suffix.out")" -ge 1 ] &&
+    pass "11_gf256: --len 1K:4K:+1K (a step with a suffix, as --help documents)" ||
+    fail "11_gf256: --len 1K:4K:+1K -> exit $rc: $(tail -n1 "$LOG/len-suffix.err")"
 
 # ---- --alpha / --beta that are not finite floats
 for opt in --alpha --beta; do
