@@ -217,6 +217,12 @@ help:                                          ## this list
 	@echo "  stageNN    build one stage: $(sort $(foreach d,$(CPU_STAGES) $(GPU_STAGES),stage$(call stage_num,$(d))))"
 	@echo "variables: MACHINE=$(MACHINE) (results folder for make peak), CUDA_ARCH=$(CUDA_ARCH), STAGE=NN (grade)"
 
+# a stage that is not there: say which are (the stages' own rules come first)
+stage%:
+	@if [ -f $(firstword $(wildcard $*_*/main.cu) none) ]; then \
+	    echo "make: stage $* is a CUDA stage and nvcc was not found (install the CUDA toolkit, or set NVCC)" >&2; \
+	else echo "make: there is no stage $*; the stages are: $(sort $(foreach d,$(ALL_STAGE_DIRS),$(call stage_num,$(d))))" >&2; fi; exit 2
+
 list-stages:                                   # for scripts: one "dir program kind" per line
 	@$(foreach d,$(CPU_STAGES),echo "$(d) $(call stage_name,$(d)) cpu";) \
 	 $(foreach d,$(patsubst %/main.cu,%,$(sort $(wildcard [0-9][0-9]_*/main.cu))),echo "$(d) $(call stage_name,$(d)) gpu";) true

@@ -238,6 +238,19 @@ else
     fi
 fi
 
+# the chapter's mpirun lines say what they need: --oversubscribe, or a comment naming the cores
+# or GPUs (a reader on a 2-core laptop, or as root, must not meet a bare failure)
+unsaid=$(awk '/^```/ { inblock = !inblock; next }
+              inblock && cont != "" { $0 = cont " " $0; cont = "" }
+              inblock && /\\$/ { cont = $0; next }
+              inblock && /^mpirun -np [0-9]/ && $3 > 1 && !/--oversubscribe/ &&
+              !/# .*(cores?|GPUs?)/' 13_distributed/README.md)
+if [ -z "$unsaid" ] && grep -q -- '--allow-run-as-root' 13_distributed/README.md; then
+    ok "README: every mpirun line of more than one rank says what it needs; root is mentioned"
+else
+    bad "README: mpirun lines that do not say what they need: ${unsaid:-(none; but no word on --allow-run-as-root)}"
+fi
+
 # the sanitizers (no CUDA in this build), 4 ranks
 n=$((n + 1))
 ASAN_OPTIONS=detect_leaks=0 "${MPI[@]}" -x ASAN_OPTIONS -np 4 $ASAN $CPU --grid 2x2 --sizes 1,7x13x5,1x97x13,13x97x1,67x73x71 --nb 5 --pad 3 --beta 0.5 >"$LOG/case$n.out" 2>"$LOG/case$n.err"

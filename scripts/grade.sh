@@ -5,11 +5,11 @@
 set -u
 cd "$(dirname "$0")/.."
 stage=${1:-}
-[ -n "$stage" ] || { echo "usage: make grade STAGE=NN (one of: $(make -s list-stages | cut -c1-2 | paste -sd' '))" >&2; exit 2; }
+[ -n "$stage" ] || { echo "usage: make grade STAGE=NN (one of: $(make -s list-stages | cut -c1-2 | sort | paste -sd' '))" >&2; exit 2; }
 # STAGE=2, 02, 02_loop_order and loop_order all name stage 02
 num=$(case $stage in [0-9] | [0-9][0-9]) printf %02d "$((10#$stage))" ;; esac)
 line=$(make -s list-stages | awk -v s="$stage" -v n="$num" '$1 == s || $2 == s || (n != "" && substr($1, 1, 3) == n "_")')
-[ -n "$line" ] || { echo "grade: no stage $stage (make list-stages shows them)" >&2; exit 2; }
+[ -n "$line" ] || { echo "grade: no stage $stage (one of: $(make -s list-stages | cut -c1-2 | sort | paste -sd' '))" >&2; exit 2; }
 read -r dir prog kind <<<"$line"
 # a stage that is not a float GEMM (11_gf256) grades itself
 [ -f "$dir/grade.sh" ] && exec bash "$dir/grade.sh"

@@ -166,6 +166,19 @@ then ok "grade: a passing variant timed against the solution in three alternatin
 else bad "grade: no 'medians of 3 alternating runs' line for ijk (see $LOG/grade-2.out)"; fi
 make -s grade STAGE=02_loop_order 2>&1 | grep -q '^== grading 02_loop_order/exercise.c' \
     && ok "grade: STAGE=02_loop_order means 02" || bad "grade: STAGE=02_loop_order did not grade 02"
+# the stage numbers, in order, wherever a command names one that is not there
+sorted=$(make -s list-stages | cut -c1-2 | sort | paste -sd' ' -)
+out=$(make -s grade 2>&1)
+[ $? -ne 0 ] && echo "$out" | grep -qF "(one of: $sorted)" && ok "grade: no STAGE -> the stages listed in order ($sorted)" ||
+    bad "grade: no STAGE -> '$out' (want the stages in order: $sorted)"
+out=$(make -s stage99 2>&1)
+[ $? -ne 0 ] && echo "$out" | grep -qF "there is no stage 99; the stages are: $sorted" &&
+    ok "make stage99: there is no such stage, and the stages are listed" ||
+    bad "make stage99: '$out' (want: there is no stage 99; the stages are: $sorted)"
+out=$(make -s stage07 NVCC= 2>&1)
+[ $? -ne 0 ] && echo "$out" | grep -q 'stage 07 is a CUDA stage and nvcc was not found' &&
+    ok "make stage07 without nvcc (NVCC= hides it): says it needs nvcc" ||
+    bad "make stage07 NVCC=: '$out' (want: a CUDA stage, nvcc not found)"
 
 echo "== stage 05 on other CPUs, emulated (tests/portability.sh; logs in build/port/logs/)"
 bash tests/portability.sh >"$LOG/portability.out" 2>&1
