@@ -188,14 +188,18 @@ test: deps                                     ## what CI runs: build, checks, b
 test-gpu:                                      ## on a GPU machine: every CUDA variant checked, plus compute-sanitizer
 	@tests/run-tests-gpu.sh $(STAGES)
 
+FIGURES ?= docs/figures
 plots:                                         ## charts in docs/figures/<machine>/ from the committed results/<machine>/ (plus a stage's own plot.py)
 	@test -n "$(PYTHON)" || { echo "no python3 with matplotlib: run scripts/install-deps.sh"; exit 1; }
 	@for d in $(filter-out results/local,$(wildcard results/*)); do \
 	    ls $$d/*.csv >/dev/null 2>&1 || continue; \
-	    $(PYTHON) plots/plot.py --out docs/figures/$$(basename $$d) $$d || exit 1; \
+	    $(PYTHON) plots/plot.py --out $(FIGURES)/$$(basename $$d) $$d $$(ls $$d/12_runs/tf32_time.csv 2>/dev/null) || exit 1; \
 	    for p in $(wildcard [0-9][0-9]_*/plot.py); do s=$$(dirname $$p); \
-	        [ ! -f $$d/$$s.csv ] || $(PYTHON) $$p $$d/$$s.csv docs/figures/$$(basename $$d)/$$s.png || exit 1; \
-	    done; done
+	        [ ! -f $$d/$$s.csv ] || $(PYTHON) $$p $$d/$$s.csv $(FIGURES)/$$(basename $$d)/$$s.png || exit 1; \
+	    done; \
+	    [ ! -f $$d/13_distributed_timeline.csv ] || $(PYTHON) 13_distributed/plot.py --timeline \
+	        $$d/13_distributed_timeline.csv $(FIGURES)/$$(basename $$d)/13_distributed_timeline.png || exit 1; \
+	    done
 
 grade:                                         ## make grade STAGE=NN: check and time your exercise.c
 	@scripts/grade.sh $(STAGE)

@@ -64,7 +64,7 @@ def log2_axis(ax):
 
 def main(src, dst):
     pairs, device = load(src)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5), dpi=120, layout="constrained")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5.4), dpi=120)
     fig.suptitle(f"04_threads: 1 and 2 threads, alternated\n{device}", fontsize=11)
     series = sorted({(v, t) for (v, t, _) in pairs}, key=lambda s: (s[0], s[1] or 0))
     sizes = sorted({n for (_, _, n) in pairs})
@@ -88,8 +88,10 @@ def main(src, dst):
     right.set_ylabel("speed-up, 2 threads / 1 (back-to-back pairs)")
     right.set_ylim(0, 2.6)
     right.set_title("what the second thread bought", fontsize=10)
-    if right.get_legend_handles_labels()[0]:  # nothing labelled: no legend
-        right.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
+    handles, labels = right.get_legend_handles_labels()
+    fig.tight_layout(rect=(0, 0.07 if handles else 0, 1, 1))
+    if handles:  # one legend for both panels (the same colours), below them
+        fig.legend(handles, labels, fontsize=8, ncol=min(len(labels), 5), loc="lower center")
     save(fig, src, dst)
 
 

@@ -20,6 +20,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
+
+
+def size_text(n):
+    """4096 -> 4K, 1048576 -> 1M (binary multiples, as --len takes them)."""
+    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return f"{n >> shift}{unit}"
+    return str(n)
 
 
 def main(src, dst):
@@ -49,6 +58,14 @@ def main(src, dst):
                    label=f"copy bandwidth x 10/14 ({copy_rw:.0f} GB/s r+w)")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
+    # a tick at every length measured (4K, 16K, 1M), not at the powers of two between them
+    lengths = sorted({n for s in series.values() for n in s})
+    ax.set_xticks(lengths, [size_text(n) for n in lengths], fontsize=8)
+    ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    # GB/s at 1, 2, 5 of each decade, written as numbers (not 4x10^0)
+    ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
+    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("chunk length (bytes)")
     ax.set_ylabel("GB/s of data in")
     device = rows[0]["device"] if rows else ""

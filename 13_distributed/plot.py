@@ -663,19 +663,23 @@ def draw_gpus(ax, ax_model, runs):
                          color=GPU_COLOURS[r["variant"].split("+")[0]])
     ax_model.axhspan(-10, 10, color="k", alpha=0.08, label="within 10% (the target)")
     ax_model.axhline(0, color="k", lw=0.8)
+    from matplotlib.patches import Patch  # (a colour's key: a swatch, not a marker)
+    handles = [h for h in ax_model.get_legend_handles_labels()[0]]
     for v in ("summa_nccl", "summa_nccl_cublas"):
         if any(r["variant"].split("+")[0] == v for r, _, _ in pts):
-            ax_model.scatter([], [], marker="s", color=GPU_COLOURS[v], label=v)
-    ax_model.scatter([], [], marker="o", color="k", label="gamma: the kernel alone, one GPU")
+            handles.append(Patch(color=GPU_COLOURS[v], label=v))
+    handles.append(ax_model.scatter([], [], marker="o", color="k",
+                                    label="gamma: the kernel alone, one GPU"))
     if any(m == "x" for _, _, m in pts):
-        ax_model.scatter([], [], marker="x", color="k", label="gamma: local_only_gpu, same grid")
+        handles.append(ax_model.scatter([], [], marker="x", color="k",
+                                        label="gamma: local_only_gpu, same grid"))
     ax_model.set_xscale("log")
     ax_model.set_ylim(-15, 5)
     ax_model.set_xlabel("measured ms (n = 16384, 32768, 65536 on 2 and 4 GPUs)")
     ax_model.set_ylabel("model error, % ((model - measured) / measured)")
     ax_model.set_title("the model (NCCL's alpha and beta of this host) against every run", fontsize=9)
     ax_model.grid(alpha=0.3, which="both")
-    ax_model.legend(fontsize=7, loc="lower right")
+    ax_model.legend(handles=handles, fontsize=7, loc="lower right")
 
 
 TIMELINE_HEADER = ("stage,variant,m,n,k,grid,ranks,nb,rank,prow,pcol,panel,what,start_ms,end_ms,"
@@ -711,7 +715,7 @@ def draw_timeline(src, dst, variant="summa_nccl", n=None):
     ranks = sorted({int(r["rank"]) for r in main})
     end = max(float(r["end_ms"]) for r in main)
     first = max(float(r["start_ms"]) for r in main if r["what"] == "gemm" and r["panel"] == "0")
-    fig, axes = plt.subplots(1, 3, figsize=(15.5, 4.2), dpi=110,
+    fig, axes = plt.subplots(1, 3, figsize=(15.5, 4.2), dpi=110, sharey=True,
                              gridspec_kw={"width_ratios": [2.2, 1, 1]})
     colour = {"bcast_a": "tab:red", "bcast_b": "tab:purple"}
 
@@ -744,7 +748,7 @@ def draw_timeline(src, dst, variant="summa_nccl", n=None):
     lanes(axes[2], main, tail0 - 0.4 * (end - tail0) - 5, end + 2)
     axes[2].set_title(f"the end: the GPUs finish\n{end - tail0:.1f} ms apart", fontsize=9)
     for ax in axes[1:]:
-        ax.set_yticklabels([])
+        ax.tick_params(labelleft=False)  # (the lanes are the first panel's)
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in ("tab:blue", "tab:cyan", "tab:red", "tab:purple")]
     axes[0].legend(handles, ["product, even panel", "product, odd panel", "A's piece (row)",
                              "B's piece (column)"], fontsize=7, loc="upper center", ncol=4,
@@ -753,8 +757,8 @@ def draw_timeline(src, dst, variant="summa_nccl", n=None):
         f2 = max(float(r["start_ms"]) for r in split if r["what"] == "gemm" and r["panel"] == "0")
         axes[1].text(0.98, 0.02, f"--first-split 4: {f2:.1f} ms", transform=axes[1].transAxes,
                      ha="right", fontsize=8)
-    fig.suptitle(f"13_distributed --timeline: where the broadcasts sit against the products "
-                 f"({rows[0]['git']})", fontsize=10)
+    fig.suptitle("13_distributed --timeline: where the broadcasts sit against the products",
+                 fontsize=10)
     fig.tight_layout()
     fig.savefig(dst)
     plt.close(fig)
@@ -766,6 +770,7 @@ def draw(src, dst):
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     rows, comm, folder = load_all(src)
     checks = host_checks(rows, comm)
@@ -846,11 +851,20 @@ def draw(src, dst):
                         label="within 15%")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.scatter([], [], marker="o", color="tab:blue", label="summa_overlap, gamma under load")
-        ax.scatter([], [], marker="o", color="tab:gray", label="summa, gamma under load")
-        if any("+slices" in r["variant"] for r, *_ in checks):
+        for axis in (ax.xaxis, ax.yaxis):  # 1, 2, 5 of each decade, as numbers
+            axis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
+            axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+            axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        # a legend entry for each kind of point drawn, and for nothing else
+        under = {r["variant"] for r, tl, _ in checks if tl}
+        if "summa_overlap" in under:
+            ax.scatter([], [], marker="o", color="tab:blue", label="summa_overlap, gamma under load")
+        if "summa" in under:
+            ax.scatter([], [], marker="o", color="tab:gray", label="summa, gamma under load")
+        if any("+slices" in v for v in under):
             ax.scatter([], [], marker="o", color="tab:green", label="summa_overlap --slices 1, 2")
-        ax.scatter([], [], marker="x", color="k", label="gamma of one rank alone")
+        if any(ta for _, _, ta in checks):
+            ax.scatter([], [], marker="x", color="k", label="gamma of one rank alone")
         ax.legend(fontsize=7)
     ax.set_xlabel("measured ms")
     ax.set_ylabel("model ms")

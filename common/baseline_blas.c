@@ -5,6 +5,8 @@
 
 #include <cblas.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <omp.h>
 #include <stdint.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "sysinfo.h"
 #include "timer.h"
@@ -35,6 +38,7 @@ static char detail[640];  /* the header's baseline line */
 static char lib_path[512];
 static gemm_fn *baseline_fn = gemm_openblas;
 static void (*lib_set_threads)(int);
+static void check_kernels(const char *lib, const char *kernels); /* (below) */
 
 /* MKL: the functions of libmkl_rt that we call (mkl_service.h, mkl_cblas.h). */
 typedef struct mkl_version { /* MKLVersion; before 2025 PatchVersion was padding: same offsets */
@@ -192,6 +196,7 @@ static int load_mkl(void)
              layer && *layer ? layer : "GNU OpenMP (libgomp: our kernels' pool)", lib_path);
     baseline_fn = gemm_mkl;
     lib_set_threads = mkl_threads;
+    check_kernels("MKL", isa);
     return 0;
 }
 
@@ -230,21 +235,154 @@ static int load_blis(void)
              openmp() & 1 ? "OpenMP" : "no OpenMP", lib_path);
     baseline_fn = gemm_blis;
     lib_set_threads = blis_threads;
+    check_kernels("BLIS", arch);
     return 0;
 }
+
+/* ------------------------------------------------------------ the core the CPU merits */
+
+/* A BLAS built for many CPUs (OpenBLAS's DYNAMIC_ARCH, MKL, BLIS) picks its kernels from the CPU
+ * it finds; a release older than the CPU may not know it and fall back far: Debian 12's
+ * OpenBLAS 0.3.21 runs its Prescott (SSE3) core on Xeons of 2023, a fifth of the AVX-512 rate.
+ * The class of kernel the CPU can run, from what the CPU and the OS enable: 3 AVX-512, 2 AVX2
+ * with FMA, 1 AVX, 0 older. */
+static int cpu_class(void)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+        return 3;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return 2;
+    return __builtin_cpu_supports("avx") ? 1 : 0;
+#else
+    return -1; /* not x86: the libraries' choice is taken as it is */
+#endif
+}
+
+/* OpenBLAS's core for that class (its OPENBLAS_CORETYPE names), NULL where there is none. */
+static const char *merited_openblas_core(void)
+{
+    switch (cpu_class()) {
+    case 3: return "SkylakeX";
+#if defined(__x86_64__)
+    case 2: return __builtin_cpu_is("amd") ? "Zen" : "Haswell";
+    case 1: return "Sandybridge";
+#endif
+    default: return NULL;
+    }
+}
+
+/* The class of a library's kernels from their name: OpenBLAS's core, MKL's libmkl_<isa>,
+ * BLIS's configuration. */
+static int kernel_class(const char *name)
+{
+    static const char *const avx512[] = {"skylakex", "cooperlake", "sapphirerapids", "avx512",
+                                         "skx", "knl", "zen4", "zen5", NULL};
+    static const char *const avx2[] = {"haswell", "zen", "avx2", NULL};
+    static const char *const avx[] = {"sandybridge", "bulldozer", "piledriver", "steamroller",
+                                      "excavator", "avx", NULL};
+    const char *const *lists[] = {avx512, avx2, avx};
+    for (int c = 0; c < 3; c++)
+        for (const char *const *w = lists[c]; *w; w++)
+            if (strncasecmp(name, *w, strlen(*w)) == 0)
+                return 3 - c;
+    return 0;
+}
+
+static const char *class_name(int c)
+{
+    return c == 3 ? "AVX-512" : c == 2 ? "AVX2" : c == 1 ? "AVX" : "SSE or older";
+}
+
+/* OpenBLAS reads OPENBLAS_CORETYPE once, as it loads: a core can only be chosen before the
+ * program starts. So where OpenBLAS took less than the CPU merits and nobody chose a core
+ * (OPENBLAS_CORETYPE unset, GEMM_OPENBLAS_AS_IS unset), the program runs itself again at once
+ * with OPENBLAS_CORETYPE set, and says so in its header (GEMM_OPENBLAS_FIXED tells the new
+ * image what OpenBLAS had picked). If that cannot be done, the header warns and the CSV's
+ * baseline column says "(lesser)". Runs before main, after OpenBLAS's own start-up. */
+static int refix_errno; /* the re-exec failed: why */
+
+__attribute__((constructor)) static void openblas_core_fix(void)
+{
+    const char *merit = merited_openblas_core(), *got = openblas_get_corename();
+    const char *asked = getenv("OPENBLAS_CORETYPE"), *as_is = getenv("GEMM_OPENBLAS_AS_IS");
+    if (!merit || (asked && *asked) || (as_is && *as_is) || kernel_class(got) >= kernel_class(merit))
+        return;
+    char *args = NULL, **argv = NULL;
+    size_t len = 0, cap = 0;
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    for (ssize_t n = 1; fd >= 0 && n > 0;) { /* the command line, NUL-separated */
+        if (len == cap && !(args = realloc(args, cap = cap ? 2 * cap : 4096)))
+            break;
+        n = read(fd, args + len, cap - len);
+        len += n > 0 ? (size_t)n : 0;
+    }
+    if (fd >= 0)
+        close(fd);
+    int argc = 0;
+    for (size_t i = 0; args && i < len; i++)
+        argc += args[i] == '\0';
+    if (args && len > 0 && (argv = calloc((size_t)argc + 1, sizeof *argv))) {
+        for (size_t i = 0, a = 0; i < len; i += strlen(args + i) + 1)
+            argv[a++] = args + i;
+        setenv("OPENBLAS_CORETYPE", merit, 1);
+        setenv("GEMM_OPENBLAS_FIXED", got, 1);
+        fflush(NULL);
+        execv("/proc/self/exe", argv);
+        unsetenv("OPENBLAS_CORETYPE"); /* (still the first image: OpenBLAS is as it was) */
+        unsetenv("GEMM_OPENBLAS_FIXED");
+    }
+    refix_errno = errno ? errno : ENOMEM;
+    free(argv);
+    free(args);
+}
+
+static char warning_line[400]; /* the header's warning about the baseline's kernels, or "" */
 
 static void describe_openblas(void)
 {
     const char *asked = getenv("OPENBLAS_CORETYPE"), *got = openblas_get_corename();
+    const char *fixed = getenv("GEMM_OPENBLAS_FIXED"), *merit = merited_openblas_core();
+    const int lesser = merit && kernel_class(got) < kernel_class(merit);
+    char why[200] = "";
+    if (fixed && *fixed && asked && strcasecmp(asked, got) == 0)
+        snprintf(why, sizeof why, "; set by the harness: OpenBLAS picked %s for this CPU, which has "
+                 "%s (GEMM_OPENBLAS_AS_IS=1 keeps its choice)", fixed, class_name(cpu_class()));
     if (!asked || !*asked)
-        snprintf(label, sizeof label, "OpenBLAS");
+        snprintf(label, sizeof label, "OpenBLAS%s", lesser ? "-" : "");
     else if (strcasecmp(asked, got) == 0)
         snprintf(label, sizeof label, "OpenBLAS-%s", got);
     else
         snprintf(label, sizeof label, "OpenBLAS-%s(%s)", asked, got);
-    snprintf(detail, sizeof detail,
-             "%s (core %s, up to %d threads; run with the same thread count)",
-             openblas_get_config(), got, openblas_get_num_procs());
+    if (lesser) { /* the CSV says so; the header says why */
+        if (!asked || !*asked)
+            snprintf(label + strlen(label), sizeof label - strlen(label), "%s", got);
+        snprintf(label + strlen(label), sizeof label - strlen(label), "(lesser)");
+        snprintf(warning_line, sizeof warning_line,
+                 "OpenBLAS runs its %s core (%s) on a CPU with %s, whose core is %s: its rates here "
+                 "are not what the library can do (%s)", got, class_name(kernel_class(got)),
+                 class_name(cpu_class()), merit,
+                 refix_errno ? "running again with OPENBLAS_CORETYPE set failed"
+                 : asked && *asked ? "OPENBLAS_CORETYPE asks for it"
+                                   : "GEMM_OPENBLAS_AS_IS keeps OpenBLAS's own choice");
+    }
+    snprintf(detail, sizeof detail, "%s (core %s%s, up to %d threads; run with the same thread "
+             "count)", openblas_get_config(), got, why, openblas_get_num_procs());
+}
+
+/* MKL's and BLIS's kernel paths, held to the same: a warning when less than the CPU merits. */
+static void check_kernels(const char *lib, const char *kernels)
+{
+    const int merit = cpu_class();
+    if (merit >= 0 && kernel_class(kernels) < merit) {
+        snprintf(warning_line, sizeof warning_line,
+                 "%s runs its %s kernels (%s) on a CPU with %s: its rates here are not what the "
+                 "library can do", lib, kernels, class_name(kernel_class(kernels)),
+                 class_name(merit));
+        snprintf(label + strlen(label), sizeof label - strlen(label), "(lesser)");
+    }
 }
 
 /* --baseline (o->baseline_lib, checked by cli_parse): load it, or exit 77 with one line. */
@@ -268,6 +406,8 @@ static void cpu_print_header(FILE *f, const bench_opts *o)
         fprintf(f, "%-10s %s\n", "baseline", detail);
     else
         fprintf(f, "%-10s none (--no-baseline)\n", "baseline");
+    if (o->baseline && *warning_line)
+        fprintf(f, "%-10s %s\n", "warning", warning_line);
     /* The pthread build's idle threads spin after each call, on the cores our OpenMP threads
      * need next (and ours on its): the Makefile links the OpenMP build where it is installed. */
     int several = 0, most = 1;

@@ -64,7 +64,7 @@ typedef bench_row row;
 
 #define CSV_HEADER                                                                           \
     "stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,baseline_gflops,"      \
-    "max_err_ratio,check,device,compiler,git,date"
+    "max_err_ratio,check,device,compiler,git,date,load,ratio_spread"
 
 void bench_open_csv(bench_opts *o)
 {
@@ -84,7 +84,8 @@ static void write_csv_row(const stage_info *st, const bench_opts *o, const row *
 {
     if (!o->csv_out)
         return;
-    char dev[256], comp[128], date[32], base[64] = "", err[32] = "", bname[64];
+    char dev[256], comp[128], date[32], base[64] = "", err[32] = "", bname[64], load[16] = "",
+        spread[16] = "";
     const bench_backend *be = st->backend;
     csv_field(dev, sizeof dev, be->device_name());
     csv_field(comp, sizeof comp, kernel_compiler(be));
@@ -95,11 +96,15 @@ static void write_csv_row(const stage_info *st, const bench_opts *o, const row *
         snprintf(base, sizeof base, "%.3f", fl / (r->base_ms * 1e6));
     if (r->checked)
         snprintf(err, sizeof err, "%.3g", r->vr.max_err_ratio);
-    cli_csv_row(o->csv_out, "%s,%s,%d,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s",
+    if (r->load >= 0)
+        snprintf(load, sizeof load, "%.2f", r->load);
+    if (r->spread >= 0)
+        snprintf(spread, sizeof spread, "%.3f", r->spread);
+    cli_csv_row(o->csv_out, "%s,%s,%d,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s",
                 st->stage, r->variant, r->s->m, r->s->n, r->s->k, r->threads, r->reps,
                 r->ms_median, r->ms_min, fl / (r->ms_median * 1e6), o->baseline ? bname : "",
                 base, err, r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp,
-                sysinfo_git_rev(), date);
+                sysinfo_git_rev(), date, load, spread);
 }
 
 static void print_table_head(const stage_info *st, const bench_opts *o)
@@ -109,30 +114,86 @@ static void print_table_head(const stage_info *st, const bench_opts *o)
     printf("%-16s ", "variant");
     if (o->nthreads > 1) /* several thread (GPU) counts: each row says which */
         printf("%7s ", st->gpus_sweep ? "gpus" : "threads");
-    printf("%6s %6s %6s %10s %9s %12s %9s  %s\n", "M", "N", "K", "ms", "GFLOP/s", vs, "rel.err",
+    printf("%6s %6s %6s %10s %9s %16s %9s  %s\n", "M", "N", "K", "ms", "GFLOP/s", vs, "rel.err",
            "check");
 }
 
 static void print_row(const bench_opts *o, const row *r)
 {
     double fl = flops_of(r->s);
-    char ratio[32] = "-", err[32] = "-";
-    if (r->base_ms > 0)
+    char ratio[48] = "-", err[32] = "-", busy[48] = "";
+    int wide = 0; /* bytes that print as no column: the 2-byte UTF-8 of the plus-minus sign */
+    if (r->base_ms > 0 && r->spread >= 0) {
+        snprintf(ratio, sizeof ratio, "%.2fx \u00b1%.0f%%", r->base_ms / r->ms_median, 100 * r->spread);
+        wide = 1;
+    } else if (r->base_ms > 0) {
         snprintf(ratio, sizeof ratio, "%.2fx", r->base_ms / r->ms_median);
+    }
     if (r->checked)
         snprintf(err, sizeof err, "%.1e", r->vr.rel_err);
+    if (r->load >= BENCH_BUSY_CORES)
+        snprintf(busy, sizeof busy, "  busy: others used %.1f cores", r->load);
     printf("%-16s ", r->variant);
     if (o->nthreads > 1)
         printf("%7d ", r->threads);
-    printf("%6d %6d %6d %10.3f %9.2f %12s %9s  %s\n", r->s->m, r->s->n, r->s->k,
-           r->ms_median, fl / (r->ms_median * 1e6), ratio, err,
-           r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-");
+    printf("%6d %6d %6d %10.3f %9.2f %*s %9s  %s%s\n", r->s->m, r->s->n, r->s->k,
+           r->ms_median, fl / (r->ms_median * 1e6), 16 + wide, ratio, err,
+           r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", busy);
     if (r->checked && !r->vr.pass) { /* say why, so that a failing row can be acted on */
         char why[256];
         verify_describe(&r->vr, why, sizeof why);
         printf("    first bad element: %s\n", why);
     }
     fflush(stdout);
+}
+
+/* ---- how busy the machine was ------------------------------------------------------------ */
+
+static sysinfo_load run_start;  /* a reading as the table begins */
+static int busy_rows, load_rows;
+static double most_load = -1;
+
+/* The header's load line: what runs now (the load average lags a minute behind), and the
+ * reading the summary at the end starts from. */
+static void load_start(void)
+{
+    int running;
+    const double avg = sysinfo_loadavg(&running);
+    const int cores = sysinfo_cores();
+    sysinfo_load_now(&run_start);
+    busy_rows = load_rows = 0;
+    most_load = -1;
+    if (running < 0) {
+        printf("%-10s unknown here (no /proc/loadavg)\n", "load");
+        return;
+    }
+    /* (this thread is one of the runnable ones) */
+    printf("%-10s %d other thread(s) running as the run starts, on %d cores; load average %.2f "
+           "(1 min)\n", "load", running - 1, cores, avg);
+    if (running - 1 >= 1)
+        printf("%-10s the machine is busy as the run starts: times and ratios may be off (rows "
+               "measured under load say so)\n", "warning");
+}
+
+void bench_print_load(void)
+{
+    sysinfo_load end;
+    sysinfo_load_now(&end);
+    double steal, others = sysinfo_others(&run_start, &end, &steal);
+    const int cores = sysinfo_cores();
+    if (others < 0 && most_load < 0)
+        return; /* a run too short to tell (or no /proc/stat) */
+    if (others < 0)
+        others = most_load;
+    if (busy_rows > 0 || others >= BENCH_BUSY_CORES)
+        printf("%-10s the machine was busy: other processes used %.1f of %d cores during the run "
+               "(%.1f at most during a row; %d of %d rows marked busy)%s; their times and ratios "
+               "are not this machine's alone\n", "warning", others, cores,
+               most_load > others ? most_load : others, busy_rows, load_rows,
+               steal > 0.05 ? ", much of it stolen by the hypervisor" : "");
+    else
+        printf("%-10s quiet: other processes used %.1f of %d cores during the run%s\n", "load",
+               others, cores, steal > 0.05 ? " (the hypervisor took some)" : "");
 }
 
 void bench_print_header(const stage_info *st, const bench_opts *o)
@@ -149,6 +210,7 @@ void bench_print_header(const stage_info *st, const bench_opts *o)
                "u = 2^-24; C poisoned before each checked run\n", "check");
     else
         printf("%-10s off (--no-check)\n", "check");
+    load_start();
     printf("\n");
     print_table_head(st, o);
     fflush(stdout);
@@ -191,12 +253,41 @@ static double run_on_backend(void *arg)
     return r->be->run(r->p, r->fn);
 }
 
+/* How far the ratios of n alternated pairs (baseline time over the variant's) spread: half the
+ * range of the middle 80% (all of them below 10 pairs), over their median; -1 below 2 pairs. */
+static double ratio_spread(const double *tv, const double *tb, int n)
+{
+    if (n < 2)
+        return -1;
+    double *q = malloc(sizeof(double) * (size_t)n);
+    if (!q)
+        return -1;
+    for (int i = 0; i < n; i++)
+        q[i] = tv[i] > 0 ? tb[i] / tv[i] : 0;
+    const double med = timer_median(q, n); /* (sorts q) */
+    const int cut = n >= 10 ? n / 10 : 0;
+    const double s = med > 0 ? 0.5 * (q[n - 1 - cut] - q[cut]) / med : -1;
+    free(q);
+    return s;
+}
+
+static void note_load(double load)
+{
+    if (load < 0)
+        return;
+    load_rows++;
+    busy_rows += load >= BENCH_BUSY_CORES;
+    most_load = load > most_load ? load : most_load;
+}
+
 /* Check one variant and time it, alternating with the baseline. */
 static void measure(const stage_info *st, const bench_opts *o, bench_problem *p, const float *C0,
                     float *C_in, const gemm_variant *v, uint64_t seed, row *r, double *tv,
                     double *tb)
 {
     const bench_backend *be = st->backend;
+    sysinfo_load before, after;
+    sysinfo_load_now(&before);
     p->variant = v;
     prepare_c(p, C0, o);
     if (C_in)
@@ -215,9 +306,16 @@ static void measure(const stage_info *st, const bench_opts *o, bench_problem *p,
     int n = timer_alternate(&rule, warm, run_on_backend, &variant,
                             o->baseline ? run_on_backend : NULL, &baseline, tv, tb);
     r->reps = n;
+    r->spread = o->baseline ? ratio_spread(tv, tb, n) : -1;
     r->ms_min = timer_min(tv, n);
     r->ms_median = timer_median(tv, n);
     r->base_ms = o->baseline ? timer_median(tb, n) : 0;
+    sysinfo_load_now(&after);
+    double steal;
+    r->load = sysinfo_others(&before, &after, &steal);
+    if (r->load >= 0 && steal > 0)
+        r->load += steal;
+    note_load(r->load);
 }
 
 int bench_run(const stage_info *st, const bench_opts *o, int *passed)
@@ -267,10 +365,21 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
             p.C = C;
             if (be->setup(&p) != 0)
                 cli_die("size %dx%dx%d cannot run here (see the message above)", s->m, s->n, s->k);
-            if (o->baseline) { /* untimed: starts the library's thread pool */
+            /* untimed: starts the library's thread pool; on the CPU, checked as a variant is
+             * (a BLAS running kernels the harness chose for it must still be right) */
+            verify_result base_vr = {0};
+            const int base_checked = o->baseline && o->check && be->baselines;
+            if (o->baseline) {
                 prepare_c(&p, C0, o);
+                if (C_in)
+                    matrix_copy(C_in, p.C, p.M, p.ldc);
                 be->put_c(&p);
                 be->run(&p, NULL);
+                if (base_checked) {
+                    be->get_c(&p);
+                    base_vr = verify_gemm(p.M, p.N, p.K, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta,
+                                          C0, C_in ? C_in : p.C, p.C, p.ldc, 0.0, 0.0, 0, seed);
+                }
             }
             int nbase = 0;
             for (int v = 0; v < st->nvariants; v++) {
@@ -278,7 +387,7 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
                     continue;
                 char vname[96];
                 snprintf(vname, sizeof vname, "%s%s", st->variants[v].name, name_suffix(o));
-                row r = {vname, s, threads, 0, 0, 0, 0, 0, {0}};
+                row r = {vname, s, threads, 0, 0, 0, 0, 0, {0}, -1, -1};
                 progress(r.variant, s);
                 measure(st, o, &p, C0, C_in, &st->variants[v], seed, &r, tv, tb);
                 progress_clear();
@@ -302,11 +411,13 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
                 for (const char *c = be->baseline_name; *c && j + 1 < sizeof name; c++)
                     name[j++] = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
                 snprintf(name + j, sizeof name - j, "%s", name_suffix(o));
-                row r = {name, s, threads, nbase, 0, 0, 0, 0, {0}};
+                row r = {name, s, threads, nbase, base_checked, 0, 0, 0, base_vr, -1, -1};
                 r.ms_min = timer_min(base_all, nbase);
                 r.ms_median = timer_median(base_all, nbase);
                 print_row(o, &r);
                 write_csv_row(st, o, &r);
+                if (base_checked)
+                    base_vr.pass ? npass++ : nfail++;
             }
             be->teardown(&p);
             matrix_free(A);
@@ -343,6 +454,7 @@ int bench_main(const stage_info *st, int argc, char **argv)
         bench_print_header(st, &o);
         int passed = 0;
         int failed = bench_run(st, &o, &passed);
+        bench_print_load();
         printf("\n%d passed, %d failed\n", passed, failed);
         rc = failed ? 1 : 0;
     }

@@ -36,7 +36,19 @@ typedef struct bench_row {
     int threads, reps, checked;
     double ms_median, ms_min, base_ms;
     verify_result vr;
+    double spread; /* how far the ratios of the alternated pairs spread: half the range of the
+                      middle 80% (all of them below 10 pairs) over their median; -1: no pairs */
+    double load;   /* cores other processes (and a hypervisor's other guests) took while the
+                      row was measured; -1: unknown */
 } bench_row;
+
+/* Other processes keeping this many cores busy while a row is measured make it "busy": its
+ * time, and its ratio, are not what this machine does alone. */
+#define BENCH_BUSY_CORES 0.5
+
+/* After bench_run: the machine's load during the run, one line on stdout (a warning when it
+ * was busy). 03's sweep calls it as bench_main does. */
+void bench_print_load(void);
 
 /* The parts of bench_main, for stages that loop over their own parameters
  * (a tile-size sweep): run every selected variant of st over o's shapes.

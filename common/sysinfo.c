@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -110,4 +111,59 @@ void sysinfo_utc_now(char *buf, size_t len)
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void sysinfo_load_now(sysinfo_load *l)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    l->wall = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    struct rusage ru;
+    l->self = getrusage(RUSAGE_SELF, &ru) == 0
+                  ? (double)ru.ru_utime.tv_sec + 1e-6 * ru.ru_utime.tv_usec +
+                        (double)ru.ru_stime.tv_sec + 1e-6 * ru.ru_stime.tv_usec
+                  : 0;
+    l->busy = l->steal = -1;
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f)
+        return;
+    /* cpu  user nice system idle iowait irq softirq steal guest guest_nice (in clock ticks;
+     * guest time is inside user) */
+    unsigned long long v[8] = {0};
+    int got = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+                     &v[4], &v[5], &v[6], &v[7]);
+    fclose(f);
+    const double tick = (double)sysconf(_SC_CLK_TCK);
+    if (got < 7 || tick <= 0)
+        return;
+    l->busy = (double)(v[0] + v[1] + v[2] + v[5] + v[6]) / tick;
+    l->steal = got >= 8 ? (double)v[7] / tick : 0;
+}
+
+double sysinfo_others(const sysinfo_load *a, const sysinfo_load *b, double *steal)
+{
+    const double dt = b->wall - a->wall;
+    if (steal)
+        *steal = -1;
+    if (a->busy < 0 || b->busy < 0 || dt < 0.1)
+        return -1;
+    double others = (b->busy - a->busy - (b->self - a->self)) / dt;
+    if (steal)
+        *steal = (b->steal - a->steal) / dt;
+    return others > 0 ? others : 0;
+}
+
+double sysinfo_loadavg(int *now)
+{
+    double avg = -1, a5, a15;
+    int running = -1, total;
+    FILE *f = fopen("/proc/loadavg", "r"); /* "1.05 0.98 0.95 3/512 12345" */
+    if (f) {
+        if (fscanf(f, "%lf %lf %lf %d/%d", &avg, &a5, &a15, &running, &total) != 5)
+            running = -1;
+        fclose(f);
+    }
+    if (now)
+        *now = running;
+    return avg;
 }

@@ -30,6 +30,22 @@ const char *sysinfo_git_rev(void);
 /* The time now as 2026-11-22T04:46:48Z, the CSVs' date column. */
 void sysinfo_utc_now(char *buf, size_t len);
 
+/* How busy the machine is with other work. A reading of the CPU time the whole machine spent
+ * (/proc/stat: busy, and "steal", taken by a hypervisor's other guests) and this process spent
+ * (all its threads); two readings give what others used in between. */
+typedef struct sysinfo_load {
+    double wall, busy, steal, self; /* seconds; busy < 0: no /proc/stat here */
+} sysinfo_load;
+void sysinfo_load_now(sysinfo_load *l);
+/* Cores kept busy by other processes between readings a and b (the machine's busy time less
+ * this process's, over the wall time), with the cores stolen in *steal; -1 where it cannot
+ * tell: no /proc/stat, or less than 0.1 s between the readings (the clock ticks every 10 ms). */
+double sysinfo_others(const sysinfo_load *a, const sysinfo_load *b, double *steal);
+/* The 1-minute load average (runnable threads, this program's included), -1 where unknown; and
+ * in *now, the threads runnable at this moment, this one included (-1 where unknown): what runs
+ * now, where the average lags a minute behind. */
+double sysinfo_loadavg(int *now);
+
 #ifdef __cplusplus
 }
 #endif

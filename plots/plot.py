@@ -11,7 +11,8 @@ Usage:
 
 Input: result CSVs written by the stages' --csv option, with the header
     stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,
-    baseline_gflops,max_err_ratio,check,device,compiler,git,date
+    baseline_gflops,max_err_ratio,check,device,compiler,git,date,load,ratio_spread
+(or the same without the last two columns, as written before the harness recorded them)
 and, optionally, peak CSVs written by `make peak`, with the header
     device,measure,threads,value,unit,date
 A file's kind is told by its header, not by its name.
@@ -48,10 +49,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
-from matplotlib.ticker import FuncFormatter, NullFormatter, ScalarFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, ScalarFormatter  # noqa: E402
 
-RESULT_HEADER = ("stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,"
-                 "baseline_gflops,max_err_ratio,check,device,compiler,git,date").split(",")
+RESULT_HEADER_18 = ("stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,"
+                    "baseline_gflops,max_err_ratio,check,device,compiler,git,date").split(",")
+# since the harness reports the machine's load and the ratios' spread: two columns more
+RESULT_HEADER = RESULT_HEADER_18 + ["load", "ratio_spread"]
 PEAK_HEADER = "device,measure,threads,value,unit,date".split(",")
 PEAK_NAMES = {"fma_scalar": "scalar FMA", "fma_avx2": "AVX2 FMA",
               "fma_avx512": "AVX-512 FMA", "fp32_fma": "FP32 FMA"}
@@ -103,9 +106,9 @@ def read_csv(path):
     with open(path, newline="", encoding="utf-8-sig") as f:
         reader = csv.reader(f)
         header = [h.strip() for h in next(reader, [])]
-        if header not in (RESULT_HEADER, PEAK_HEADER):
+        if header not in (RESULT_HEADER, RESULT_HEADER_18, PEAK_HEADER):
             raise OtherSchema(f"{path}: not a result or peak CSV (header {','.join(header)!r})")
-        kind = "result" if header == RESULT_HEADER else "peak"
+        kind = "peak" if header == PEAK_HEADER else "result"
         rows = []
         for line, fields in enumerate(reader, start=2):
             if not fields:
@@ -120,6 +123,8 @@ def read_csv(path):
                 row["threads"] = number(row["threads"], int, where, empty=1)
                 row["gflops"] = number(row["gflops"], float, where)
                 row["baseline_gflops"] = number(row["baseline_gflops"], float, where, empty=-1.0)
+                # cores other processes took while the row was measured (-1: not recorded)
+                row["load"] = number(row.get("load", ""), float, where, empty=-1.0)
             else:
                 row["threads"] = number(row["threads"], int, where, empty=1)
                 row["value"] = number(row["value"], float, where)
@@ -128,7 +133,10 @@ def read_csv(path):
 
 
 def load(paths):
-    """All result rows and all peak rows from the given paths."""
+    """All result rows and all peak rows from the given paths. Each result row gets a
+    "family": "bf16" for stage 12's tensor-core rows (BF16 inputs, its default run), "fp32" for
+    every other row, stage 12's --fp32 rows (tf32, 3xtf32) among them: a file of stage 12 with
+    a tf32 variant in it is an --fp32 run, baseline rows and all."""
     results, peaks = [], []
     for path, named in csv_files(paths):
         try:
@@ -138,6 +146,10 @@ def load(paths):
                 raise
             print(f"plot.py: skipping {path}: another schema (a stage's own CSV)", file=sys.stderr)
             continue
+        if kind == "result":
+            fp32_run = any("tf32" in r["variant"] for r in rows if r["stage"].startswith("12_"))
+            for r in rows:
+                r["family"] = "bf16" if r["stage"].startswith("12_") and not fp32_run else "fp32"
         (results if kind == "result" else peaks).extend(rows)
     if not results:
         raise InputError("no result rows in " + " ".join(paths))
@@ -295,7 +307,10 @@ def draw_peak(ax, peak):
 def save(fig, ax, out_dir, name, log_y):
     if log_y:
         ax.set_yscale("log")
+        # a labelled tick at 1, 2 and 5 of each decade: within one decade there are still three
+        ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
         ax.yaxis.set_major_formatter(FuncFormatter(lambda g, _: gflops_text(g)))
+        ax.yaxis.set_minor_formatter(NullFormatter())
     else:
         ax.set_ylim(bottom=0)
     # Below the axes, so that the legend never hides a line.
@@ -375,46 +390,135 @@ def device_peak(rows, peaks, gpu):
     return peak_line(peaks, rows[0]["device"], max(r["threads"] for r in rows), gpu)
 
 
+FP32_ACCURATE_TF32 = ("3xtf32", "mma_3xtf32")  # stage 12's --fp32 variants within the FP32 bound
+
+
+def progression_panels(rows, gpu):
+    """[(title, rows)]: the panels of a progression chart. CPU: one per thread count. GPU: the
+    FP32 stages (with stage 12's FP32-accurate 3xTF32), the tensor cores' BF16 climb, and the
+    stages on several GPUs, each against what measures it."""
+    if not gpu:
+        counts = sorted({r["threads"] for r in rows})
+        return [(f"{t} thread{'s' if t != 1 else ''}", [r for r in rows if r["threads"] == t])
+                for t in counts]
+    multi = {r["stage"] for r in rows if r["baseline"].lower() == "cublasxt"}
+    fp32 = [r for r in rows if r["stage"] not in multi and r.get("family") != "bf16" and
+            (not r["stage"].startswith("12_") or r["variant"] in FP32_ACCURATE_TF32 or
+             is_baseline_row(r))]
+    bf16 = [r for r in rows if r.get("family") == "bf16"]
+    several = [r for r in rows if r["stage"] in multi]
+    if several:
+        most = max(r["threads"] for r in several)
+        several = [r for r in several if r["threads"] == most]
+    panels = [("FP32 (FP32 inputs, FP32-accurate)", fp32), ("BF16 on the tensor cores", bf16),
+              (f"several GPUs ({max((r['threads'] for r in several), default=0)})", several)]
+    return [(t, p) for t, p in panels if any(not is_baseline_row(r) for r in p)]
+
+
+LIBRARIES = ("openblas", "mkl", "blis", "cublas")  # (06's "classic" baseline is its own code)
+
+
+def best_library(rows, want, gpu):
+    """(name, n, GFLOP/s) of the fastest library in rows near size want, or None."""
+    best = None
+    for (name, _), line in baseline_lines(rows).items():
+        if not name.lower().startswith(LIBRARIES):
+            continue
+        n = pick_size(line, want)
+        if best is None or line[n] > best[2]:
+            best = (name, n, line[n])
+    return best
+
+
+def draw_progression_panel(ax, title, rows, peaks, want, gpu):
+    """Bars: each stage's best variant at size want (or the nearest measured) in rows; GPU
+    stage 12 shows each of its variants (the climb). One line for the best library measured
+    beside them, and the ceiling that bounds them, each named in the legend."""
+    best = best_per_stage(rows, want)
+    bars = []  # (tick label, GFLOP/s, n)
+    for stage, (variant, threads, n, g) in best.items():
+        if gpu and stage.startswith("12_") and rows and rows[0].get("family") == "bf16":
+            for v, line in sorted(variant_lines([r for r in rows if r["stage"] == stage]).items(),
+                                  key=lambda kv: kv[1].get(pick_size(kv[1], want), 0)):
+                m = pick_size(line, want)
+                bars.append((f"{stage[:2]}: {v}", line[m], m))
+        else:
+            bars.append((f"{stage}\n{variant}", g, n))
+    heights = [b[1] for b in bars]
+    drawn = ax.bar(range(len(bars)), heights, color="tab:blue", width=0.6)
+    labels = [gflops_text(g) + (f"\nn={n}" if n != want else "") for _, g, n in bars]
+    ax.bar_label(drawn, labels=labels, fontsize=7, padding=2)
+    ax.set_xticks(range(len(bars)), [b[0] for b in bars], fontsize=7, rotation=30, ha="right")
+    values = list(heights)
+    lib = best_library(rows, want, gpu)
+    if lib:
+        ax.axhline(lib[2], linestyle="--", color="black",
+                   label=f"best library here: {lib[0]}, n={lib[1]} ({gflops_text(lib[2])})")
+        values.append(lib[2])
+    device = rows[0]["device"]
+    if gpu:
+        measure = {"BF16 on the tensor cores": "bf16_wgmma"}.get(title, "fp32_fma")
+        ceiling = [p for p in peaks if p["device"] == device and p["measure"] == measure]
+        if ceiling and not title.startswith("several"):
+            c = max(p["value"] for p in ceiling)
+            ax.axhline(c, linestyle=":", color="tab:red", linewidth=1.5,
+                       label=f"{'BF16 tensor-core' if measure == 'bf16_wgmma' else 'FP32 FMA'} "
+                             f"peak, measured ({gflops_text(c)})")
+            values.append(c)
+    else:
+        peak = peak_line(peaks, device, rows[0]["threads"], gpu)
+        if peak:
+            ax.axhline(peak[0], linestyle=":", color="tab:red", linewidth=1.5,
+                       label=f"{peak[1]} ({gflops_text(peak[0])})")
+            values.append(peak[0])
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda g, _: gflops_text(g)))
+    low, high = min(v for v in values if v > 0), max(values)
+    ax.set_ylim(low / 3, high * 6)  # room above for the labels and the legend
+    ax.set_title(title, fontsize=10)
+    ax.set_ylabel("GFLOP/s (log scale)")
+    ax.grid(True, which="major", axis="y", alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, loc="upper left")
+
+
 def plot_progression(rows, peaks, out_dir, suffix, want):
-    """Bars: the best variant of each stage at one size; the baselines as lines.
+    """The best variant of each stage at one size, a panel per thread count (CPU) or per kind
+    of arithmetic (GPU), each against the best library measured there and its ceiling.
     rows: one device's rows, of one kind (CPU or GPU)."""
     gpu, device = is_gpu(rows), rows[0]["device"] or "unknown device"
-    best = best_per_stage(rows, want)
-    if not best:
-        return  # only the baseline's rows: nothing to compare
-    used = {b[2] for b in best.values()}
-    at = f"n={want}" if used == {want} else (
-        f"n={min(used)} (no rows at n={want})" if len(used) == 1
-        else f"n={want}, or the nearest measured size where marked")
-    fig, ax = new_axes(f"Progression ({'GPU' if gpu else 'CPU'}): best variant per stage, {at}",
-                       device)
-    ax.set_yscale("log")
-    stages = list(best)
-    labels = [(best[s][0] + threads_suffix(best[s][1], gpu)).replace(", ", "\n")
-              + f"\n{gflops_text(best[s][3])} GFLOP/s"
-              + (f"\nn={best[s][2]}" if best[s][2] != want and len(used) > 1 else "")
-              for s in stages]
-    bars = ax.bar(range(len(stages)), [best[s][3] for s in stages], color="tab:blue")
-    ax.bar_label(bars, labels=labels, fontsize=7, padding=2,  # legible across a line
-                 bbox=dict(facecolor="white", edgecolor="none", alpha=0.8, pad=1), zorder=5)
-    ax.set_xticks(range(len(stages)), stages, rotation=20, fontsize=8)
-    used_threads = {b[1] for b in best.values()}
-    draw_baselines(ax, [r for r in rows if r["threads"] in used_threads], gpu, at=want)
-    draw_peak(ax, device_peak(rows, peaks, gpu))
-    # Bars on a log axis start from the bottom limit: set it below the lowest bar,
-    # and leave room above for the labels.
-    ax.set_ylim(min(b[3] for b in best.values()) / 10, ax.get_ylim()[1] * 4)
-    save(fig, ax, out_dir, f"progression{suffix}.png", log_y=True)
+    # (a thread count that only one stage ran, 04's sweep to 3 threads, is no progression)
+    panels = [(t, p) for t, p in progression_panels(rows, gpu) if best_per_stage(p, want)]
+    several = [(t, p) for t, p in panels if len(best_per_stage(p, want)) >= 2]
+    if not gpu and several:
+        panels = several
+    if not [t for t, _ in panels if not t.startswith("several GPUs")]:
+        return  # only the baseline's rows, or only stage 10 (its own chart): nothing to add
+    widths = [max(3, len(best_per_stage(p, want)) + (4 if gpu and "BF16" in t else 0))
+              for t, p in panels]
+    fig, axes = plt.subplots(1, len(panels), figsize=(max(8, 1.15 * sum(widths) + 2), 5.6),
+                             dpi=120, layout="constrained", squeeze=False,
+                             gridspec_kw={"width_ratios": widths})
+    fig.suptitle(f"Progression ({'GPU' if gpu else 'CPU'}): the best variant of each stage, "
+                 f"n={want} (or the nearest measured size, marked)\n{device}", fontsize=11)
+    for ax, (title, mine) in zip(axes[0], panels):
+        draw_progression_panel(ax, title, mine, peaks, want, gpu)
+    path = os.path.join(out_dir, f"progression{suffix}.png")
+    fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
+    print(path)
 
 
 def plot_progression_sizes(rows, peaks, out_dir, suffix, want):
     """Lines: for each stage its best variant (the best at --size) against size."""
     gpu, device = is_gpu(rows), rows[0]["device"] or "unknown device"
+    if gpu:  # one arithmetic on one GPU: the FP32 panel's rows
+        rows = dict(progression_panels(rows, gpu)).get("FP32 (FP32 inputs, FP32-accurate)", [])
     best = best_per_stage(rows, want)
     if not best:
         return
-    fig, ax = new_axes(f"Progression ({'GPU' if gpu else 'CPU'}): each stage's best variant "
-                       f"at n={want} (or nearest), by size", device)
+    fig, ax = new_axes(f"Progression ({'GPU, FP32' if gpu else 'CPU'}): each stage's best "
+                       f"variant at n={want} (or nearest), by size", device)
     used_threads = set()
     for stage, (variant, threads, _, _) in best.items():
         line = variant_lines([r for r in rows if r["stage"] == stage
@@ -423,7 +527,14 @@ def plot_progression_sizes(rows, peaks, out_dir, suffix, want):
         ax.plot(sizes, [line[s] for s in sizes], "o-",
                 label=f"{stage}: {variant}{threads_suffix(threads, gpu)}")
         used_threads.add(threads)
-    draw_baselines(ax, [r for r in rows if r["threads"] in used_threads], gpu)
+    for t in sorted(used_threads):  # one line a thread count: the best library measured there
+        mine = [r for r in rows if r["threads"] == t]
+        lib = best_library(mine, want, gpu)
+        if lib:
+            line = baseline_lines(mine)[(lib[0], t)]
+            sizes = sorted(line)
+            ax.plot(sizes, [line[n] for n in sizes], "--" if t == max(used_threads) else "-.",
+                    color="black", label=f"best library: {lib[0]}{threads_suffix(t, gpu)}")
     draw_peak(ax, device_peak(rows, peaks, gpu))
     size_axis(ax)
     save(fig, ax, out_dir, f"progression{suffix}_sizes.png", log_y=True)
@@ -431,13 +542,16 @@ def plot_progression_sizes(rows, peaks, out_dir, suffix, want):
 
 def plot_stages(rows, peaks, out_dir):
     """One chart per stage, device and thread count; the name says only what varies."""
-    groups = defaultdict(list)  # (stage, device, threads) -> rows
+    groups = defaultdict(list)  # (stage, family, device, threads) -> rows
     for r in rows:
-        groups[(r["stage"], r["device"], r["threads"])].append(r)
-    for (stage, device, threads), mine in sorted(groups.items()):
-        several_devices = len({d for s, d, _ in groups if s == stage}) > 1
-        several_threads = len({t for s, d, t in groups if s == stage and d == device}) > 1
-        name = (stage + (f"_{slug(device)}" if several_devices else "")
+        groups[(r["stage"], r.get("family", "fp32"), r["device"], r["threads"])].append(r)
+    for (stage, family, device, threads), mine in sorted(groups.items()):
+        several_devices = len({d for s, _, d, _ in groups if s == stage}) > 1
+        several_threads = len({t for s, f, d, t in groups if s == stage and d == device}) > 1
+        # stage 12 draws its BF16 climb under its name, an --fp32 run beside it
+        two_families = len({f for s, f, _, _ in groups if s == stage}) > 1
+        name = (stage + (f"_{family}" if two_families and family != "bf16" else "")
+                + (f"_{slug(device)}" if several_devices else "")
                 + (f"_t{threads}" if several_threads else ""))
         plot_stage(mine, peaks, out_dir, name + ".png")
 

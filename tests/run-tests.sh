@@ -7,7 +7,8 @@
 #   3. bad input: one line on stderr, exit status 2, nothing on stdout; the CSV files and the
 #      command line's edges (tests/csv-cli.sh)
 #      --baseline openblas|mkl|blis: checked rows, or exit 77 where not installed; bogus: exit 2
-#      (tests/baselines.sh)
+#      (tests/baselines.sh); the library on the core the CPU merits, or a warning; the spread of
+#      each ratio and the machine's load in the header, rows and CSV (tests/baseline-core.sh)
 #      no call after a variant's first faults in fresh memory (tests/steady-faults.py)
 #   4. the CPU stages again under AddressSanitizer + UndefinedBehaviorSanitizer
 #   5. the harness catches planted bugs (tests/planted): a test that cannot fail proves nothing
@@ -93,6 +94,9 @@ run_checker csv-cli tests/csv-cli.sh "$LOG/csv-cli.out"
 
 echo "== --baseline openblas|mkl|blis (tests/baselines.sh; logs in $LOG/baselines/)"
 run_checker baselines tests/baselines.sh "$LOG/baselines.out"
+
+echo "== the library's core and the machine's load (tests/baseline-core.sh; logs in $LOG/baseline-core/)"
+run_checker baseline-core tests/baseline-core.sh "$LOG/baseline-core.out"
 
 echo "== planted bugs"
 # each broken kernel must FAIL its check or the edge suite; the correct one must PASS both

@@ -128,5 +128,17 @@ while IFS= read -r line; do
 done <"$tmp/run-charts.out"
 grep -q '^PASS:' "$tmp/run-charts.out" || { echo "FAIL: tests/test_run_charts.sh printed no PASS"; failed=$((failed + 1)); }
 
+# The charts the book shows: make plots from the committed results/, into a scratch folder, each
+# figure judged as above (tests/chart-check: a title, units, a legend of what is drawn, ticks on
+# the data, no empty panel).
+PYTHONPATH="$root/tests/chart-check" CHART_CHECK_LOG="$tmp/book-charts.log" \
+    make -s -C "$root" plots FIGURES="$tmp/book" PYTHON="$PY" >"$tmp/book.out" 2>&1
+rc=$?
+check "make plots (into a scratch folder) exits 0 (got $rc; $(tail -n1 "$tmp/book.out"))" [ $rc -eq 0 ]
+nbook=$(wc -l <"$tmp/book-charts.log" 2>/dev/null || echo 0)
+awk -F'\t' '$3 != "-" {sub(".*/book/", "", $1); print $1 ": " $3}' "$tmp/book-charts.log" >"$tmp/book-bad" 2>/dev/null
+check "the book's $nbook charts: none with a problem$( [ -s "$tmp/book-bad" ] && printf ' (%s)' "$(paste -sd';' "$tmp/book-bad")")" \
+    test "$nbook" -gt 0 -a ! -s "$tmp/book-bad"
+
 echo "test_plot: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

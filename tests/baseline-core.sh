@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# tests/baseline-core.sh: what the harness says about the library it measures against and about
+# the machine it measures on.
+#   The core: OpenBLAS 0.3.21 falls back to its Prescott (SSE3) core on CPUs newer than it; the
+#   harness runs it on the core the CPU merits (OPENBLAS_CORETYPE, set as it starts the program
+#   again) and says so, or warns and marks the CSV where it cannot. Forced onto a lesser core
+#   (OPENBLAS_CORETYPE=Prescott), it warns and marks; OpenBLAS's own choice kept
+#   (GEMM_OPENBLAS_AS_IS=1), likewise; MKL made to run AVX2 kernels on an AVX-512 CPU
+#   (MKL_ENABLE_INSTRUCTIONS=AVX2), likewise. The baseline's own row is checked as a variant's.
+#   The noise: every ratio prints the spread of its alternated pairs, the CSV has it and the
+#   load; with every core kept busy by other processes the header and the rows say so; on a
+#   quiet machine they do not (tried only when the machine is quiet).
+# Prints PASS:/FAIL:/SKIP: lines (tests/run-tests.sh tallies them); exits 0.
+set -u
+cd "$(dirname "$0")/.."
+LOG=build/test-logs/baseline-core
+rm -rf "$LOG"
+mkdir -p "$LOG"
+# shellcheck source=tests/checker-lib.sh
+. tests/checker-lib.sh
+SIMD=05_simd/simd
+NAIVE=01_naive/naive
+
+# the kernel class this CPU merits, as the harness computes it (AVX-512 needs F, BW, VL and DQ)
+flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
+has() { echo "$flags" | grep -qw "$1"; }
+merit=
+if [ "$(uname -m)" = x86_64 ]; then
+    if has avx512f && has avx512bw && has avx512vl && has avx512dq; then merit=SkylakeX
+    elif has avx2 && has fma; then merit=$(grep -qm1 AuthenticAMD /proc/cpuinfo && echo Zen || echo Haswell)
+    fi
+fi
+
+if [ -z "$merit" ]; then
+    skip "baseline core: no AVX2 or AVX-512 on this CPU: OpenBLAS's choice is not second-guessed"
+else
+    # forced onto Prescott: respected, flagged in the header and in the CSV
+    run forced env OPENBLAS_CORETYPE=Prescott $SIMD --variant generic -m 33 --reps 1 --csv -
+    label=$(awk -F, 'NR == 2 {print $11}' "$LOG/forced.out")
+    if [ $rc -eq 0 ] && grep -q "^warning *OpenBLAS runs its Prescott core .* whose core is $merit" "$LOG/forced.err" &&
+       [ "$label" = "OpenBLAS-Prescott(lesser)" ]; then
+        pass "OPENBLAS_CORETYPE=Prescott: the header warns (this CPU merits $merit), the CSV says $label"
+    else
+        fail "OPENBLAS_CORETYPE=Prescott: exit $rc, CSV baseline '$label' (want a warning naming $merit and OpenBLAS-Prescott(lesser); $LOG/forced.*)"
+    fi
+    # OpenBLAS's own choice, kept
+    run as-is env GEMM_OPENBLAS_AS_IS=1 $SIMD --variant generic -m 33 --reps 1
+    own=$(sed -n 's/^baseline .*(core \([A-Za-z0-9]*\).*/\1/p' "$LOG/as-is.out")
+    if [ "$own" = "$merit" ] || { [ "$merit" = SkylakeX ] && [ "$own" = Cooperlake ]; } ||
+       { [ "$merit" = Haswell ] && [ "$own" = Zen ]; }; then
+        skip "OpenBLAS picks its $own core on this CPU by itself: the harness's correction is not needed here"
+        grep -q '^warning *OpenBLAS runs' "$LOG/as-is.out" &&
+            fail "GEMM_OPENBLAS_AS_IS=1 with OpenBLAS on its best core: a warning all the same ($LOG/as-is.out)"
+    else
+        if grep -q "^warning *OpenBLAS runs its $own core" "$LOG/as-is.out"; then
+            pass "GEMM_OPENBLAS_AS_IS=1: OpenBLAS's own $own core kept, and the header warns"
+        else
+            fail "GEMM_OPENBLAS_AS_IS=1: OpenBLAS runs '$own' here, and no warning ($LOG/as-is.out)"
+        fi
+        # the correction: the plain run names the core it set, and checks the library's product
+        run fixed $SIMD --variant generic -m 33 --reps 1 --csv -
+        label=$(awk -F, 'NR == 2 {print $11}' "$LOG/fixed.out")
+        if [ $rc -eq 0 ] && grep -q "^baseline .*core $merit; set by the harness: OpenBLAS picked $own" "$LOG/fixed.err" &&
+           [ "$label" = "OpenBLAS-$merit" ] && grep -qE "^openblas-$(echo "$merit" | tr 'A-Z' 'a-z') .* PASS$" "$LOG/fixed.err"; then
+            pass "OpenBLAS picked $own here: the harness ran it on $merit, said so, and its product passed the check"
+        else
+            fail "the correction from $own to $merit: exit $rc, CSV baseline '$label' ($LOG/fixed.*)"
+        fi
+    fi
+fi
+
+# the library's own row is checked as a variant's (a row of its own, PASS)
+run base-row $NAIVE -m 33 --reps 1
+if [ $rc -eq 0 ] && grep -qE '^openblas[-a-z]* +33 +33 +33 .* PASS$' "$LOG/base-row.out"; then
+    pass "the baseline's row is checked: $(grep -E '^openblas' "$LOG/base-row.out" | tr -s ' ')"
+else
+    fail "the baseline's row is not checked (want a PASS on OpenBLAS's row; $LOG/base-row.out)"
+fi
+
+# MKL's kernels held to the same (where MKL is installed and the CPU has AVX-512)
+if [ "$merit" = SkylakeX ]; then
+    run mkl-avx2 env MKL_ENABLE_INSTRUCTIONS=AVX2 $SIMD --baseline mkl --variant generic -m 33 --reps 1
+    case $rc in
+        77) skip "MKL not installed here: its kernels' check not tried" ;;
+        0) if grep -q '^warning *MKL runs its avx2 kernels' "$LOG/mkl-avx2.out" &&
+              grep -qE 'vs MKL-avx2\(lesser\)' "$LOG/mkl-avx2.out"; then
+               pass "MKL_ENABLE_INSTRUCTIONS=AVX2 on an AVX-512 CPU: the header warns, the column says (lesser)"
+           else
+               fail "MKL on AVX2 kernels: no warning, or no (lesser) ($LOG/mkl-avx2.out)"
+           fi ;;
+        *) fail "MKL_ENABLE_INSTRUCTIONS=AVX2 --baseline mkl: exit $rc ($LOG/mkl-avx2.*)" ;;
+    esac
+else
+    skip "no AVX-512 here: MKL's kernel check not tried"
+fi
+
+# ---- noise: the spread of the alternated pairs, in the table and in the CSV
+run spread $NAIVE --sizes 64 --reps 5 --csv -
+spread=$(awk -F, 'NR == 2 {print $20}' "$LOG/spread.out")
+if [ $rc -eq 0 ] && grep -qE '^ijk .* [0-9.]+x ±[0-9]+% ' "$LOG/spread.err" &&
+   echo "$spread" | grep -qE '^[0-9]+\.[0-9]{3}$' && [ "$(head -n1 "$LOG/spread.out" | cut -d, -f19-20)" = "load,ratio_spread" ]; then
+    pass "the ratio prints its spread ($(grep -oE '[0-9.]+x ±[0-9]+%' "$LOG/spread.err" | head -n1)), the CSV has ratio_spread $spread and a load column"
+else
+    fail "no spread on the ratio, or no load,ratio_spread columns ($LOG/spread.*)"
+fi
+
+# ---- a busy machine: every core kept busy by other processes for the run
+hogs=""
+for _ in $(seq "$(nproc)"); do
+    sh -c 'while :; do :; done' &
+    hogs="$hogs $!"
+done
+sleep 0.3
+run busy 03_tiling/tiling --variant tiled --sizes 128,256 --threads 1 --no-baseline
+# shellcheck disable=SC2086
+kill $hogs 2>/dev/null
+wait 2>/dev/null
+if [ $rc -eq 0 ] && grep -q '^warning *the machine is busy as the run starts' "$LOG/busy.out" &&
+   grep -q '^warning *the machine was busy: other processes used' "$LOG/busy.out" &&
+   grep -qE ' PASS  busy: others used [0-9.]+ cores$' "$LOG/busy.out"; then
+    pass "with every core kept busy: the header, the rows and the last lines say so"
+else
+    fail "with every core kept busy: no warning at the start, at the end, or on the rows ($LOG/busy.out)"
+fi
+
+# ---- a quiet machine: no warning (tried only if it is quiet now; a shared machine may not be)
+sleep 1
+run quiet 03_tiling/tiling --variant tiled --sizes 128,256 --threads 1 --no-baseline
+if grep -q '^load *quiet: other processes used' "$LOG/quiet.out"; then
+    if grep -qE '^warning|busy: others' "$LOG/quiet.out"; then
+        fail "a quiet run (the last line says quiet) with a busy warning ($LOG/quiet.out)"
+    else
+        pass "on a quiet machine: no warning, the last line says quiet ($(grep '^load *quiet' "$LOG/quiet.out" | tr -s ' '))"
+    fi
+else
+    skip "the machine is not quiet now: $(grep -E '^(warning|load)' "$LOG/quiet.out" | tail -n1 | tr -s ' ')"
+fi
+exit 0
