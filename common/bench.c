@@ -66,8 +66,23 @@ typedef bench_row row;
     "stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,baseline_gflops,"      \
     "max_err_ratio,check,device,compiler,git,date,load,ratio_spread"
 
+/* The header before the load and ratio_spread columns: such a file is refused with the way out. */
+#define CSV_HEADER_18                                                                        \
+    "stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,baseline_gflops,"      \
+    "max_err_ratio,check,device,compiler,git,date"
+
 void bench_open_csv(bench_opts *o)
 {
+    if (o->csv && !o->csv_out && strcmp(o->csv, "-") != 0) {
+        FILE *f = fopen(o->csv, "r");
+        char line[sizeof CSV_HEADER_18 + 2] = "";
+        if (f && fgets(line, sizeof line, f) && strcmp(line, CSV_HEADER_18 "\n") == 0)
+            cli_die("--csv %s: written before the harness recorded the load and the ratios' "
+                    "spread: scripts/upgrade-csv.sh %s adds the two columns (or write to a new "
+                    "file)", o->csv, o->csv);
+        if (f)
+            fclose(f);
+    }
     if (o->csv && !o->csv_out)
         o->csv_out = cli_csv_open("--csv", o->csv, CSV_HEADER);
 }
@@ -187,10 +202,9 @@ void bench_print_load(void)
         others = most_load;
     if (busy_rows > 0 || others >= BENCH_BUSY_CORES)
         printf("%-10s the machine was busy: other processes used %.1f of %d cores during the run "
-               "(%.1f at most during a row; %d of %d rows marked busy)%s; their times and ratios "
-               "are not this machine's alone\n", "warning", others, cores,
-               most_load > others ? most_load : others, busy_rows, load_rows,
-               steal > 0.05 ? ", much of it stolen by the hypervisor" : "");
+               "(%d of %d rows marked busy)%s; their times and ratios are not this machine's "
+               "alone\n", "warning", others, cores, busy_rows, load_rows,
+               steal > 0.05 ? ", some of it taken by the hypervisor" : "");
     else
         printf("%-10s quiet: other processes used %.1f of %d cores during the run%s\n", "load",
                others, cores, steal > 0.05 ? " (the hypervisor took some)" : "");
@@ -313,6 +327,9 @@ static void measure(const stage_info *st, const bench_opts *o, bench_problem *p,
     sysinfo_load_now(&after);
     double steal;
     r->load = sysinfo_others(&before, &after, &steal);
+    if (r->load < 0) /* a row too short to tell alone (the clock ticks every 10 ms): the run's
+                        load so far, where that is long enough */
+        r->load = sysinfo_others(&run_start, &after, &steal);
     if (r->load >= 0 && steal > 0)
         r->load += steal;
     note_load(r->load);

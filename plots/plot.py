@@ -59,6 +59,7 @@ PEAK_HEADER = "device,measure,threads,value,unit,date".split(",")
 PEAK_NAMES = {"fma_scalar": "scalar FMA", "fma_avx2": "AVX2 FMA",
               "fma_avx512": "AVX-512 FMA", "fp32_fma": "FP32 FMA"}
 GPU_BASELINES = ("cublas", "cublasxt")
+BUSY_CORES = 0.5  # the harness's mark (common/bench.h): a row measured under this much load
 
 
 class InputError(Exception):
@@ -357,10 +358,18 @@ def plot_stage(rows, peaks, out_dir, name):
     fig, ax = new_axes(f"{r0['stage']}: GFLOP/s by size{threads_suffix(r0['threads'], gpu)}",
                        r0["device"] or "unknown device")
     values = []
+    busy = {(r["variant"], r["n"]) for r in rows if r.get("load", -1) >= BUSY_CORES}
     for variant, line in sorted(variant_lines(rows).items()):
         sizes = sorted(line)
-        ax.plot(sizes, [line[s] for s in sizes], "o-", label=variant)
+        drawn = ax.plot(sizes, [line[s] for s in sizes], "o-", label=variant)
         values += line.values()
+        marked = [s for s in sizes if (variant, s) in busy]
+        if marked:  # measured while others took a core: hollow, so a reader discounts it
+            ax.plot(marked, [line[s] for s in marked], "o", mfc="white",
+                    mec=drawn[0].get_color(), zorder=3)
+    if busy:
+        ax.plot([], [], "o", color="black", mfc="white", mec="black",
+                label=f"hollow: measured while other processes took {BUSY_CORES}+ cores")
     values += draw_baselines(ax, rows, gpu, with_threads=False)
     peak = peak_line(peaks, r0["device"], r0["threads"], gpu)
     draw_peak(ax, peak)

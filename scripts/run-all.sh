@@ -78,6 +78,17 @@ else
     echo "no python3 with matplotlib: charts skipped (scripts/install-deps.sh)"
 fi
 echo
+# rows measured while other processes kept cores busy (the harness's load column, 0.5 core or
+# more): the tables said "busy", the charts draw them hollow; a summary here
+busy=$(awk -F, 'FNR == 1 { col = 0; for (i = 1; i <= NF; i++) if ($i == "load") col = i; next }
+                col && $col != "" && $col + 0 >= 0.5 { n++; s[$1] = 1 }
+                END { for (k in s) list = list (list ? ", " : "") k; print n + 0 (n ? " (" list ")" : "") }' "$out"/*.csv 2>/dev/null)
+if [ "${busy%% *}" != 0 ]; then
+    echo "warning: ${busy%% *} rows were measured while other processes kept cores busy ${busy#* }:"
+    echo "         their tables say 'busy', their charts draw them hollow; run again on a quiet machine"
+else
+    echo "load: every row was measured on a quiet machine"
+fi
 echo "results: $out/*.csv    charts: $out/figures/*.png"
 echo "every stage's checks (skipped: stages that exit 77):"
 echo "$passed passed, $failed failed, $skipped skipped"

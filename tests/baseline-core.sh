@@ -111,7 +111,7 @@ for _ in $(seq "$(nproc)"); do
     hogs="$hogs $!"
 done
 sleep 0.3
-run busy 03_tiling/tiling --variant tiled --sizes 128,256 --threads 1 --no-baseline
+run busy 03_tiling/tiling --variant tiled --sizes 256,384 --threads 1 --no-baseline --reps 20
 # shellcheck disable=SC2086
 kill $hogs 2>/dev/null
 wait 2>/dev/null
@@ -125,7 +125,7 @@ fi
 
 # ---- a quiet machine: no warning (tried only if it is quiet now; a shared machine may not be)
 sleep 1
-run quiet 03_tiling/tiling --variant tiled --sizes 128,256 --threads 1 --no-baseline
+run quiet 03_tiling/tiling --variant tiled --sizes 256,384 --threads 1 --no-baseline --reps 20
 if grep -q '^load *quiet: other processes used' "$LOG/quiet.out"; then
     if grep -qE '^warning|busy: others' "$LOG/quiet.out"; then
         fail "a quiet run (the last line says quiet) with a busy warning ($LOG/quiet.out)"

@@ -44,14 +44,14 @@ refused() {
 }
 
 # whole_rows FILE NFIELDS: the header once, first; every other line NFIELDS fields, the last one
-# whole (matching $LAST_RE: the date, or the git commit for 06's --breakdown); the file ends with
-# a newline
+# whole (its field LAST_AT, default the last, matching $LAST_RE: the date, or the git commit for
+# 06's --breakdown); the file ends with a newline
 whole_rows() {
-    local file=$1 n=$2
+    local file=$1 n=$2 at=${LAST_AT:-0}
     [ -s "$file" ] && [ "$(tail -c1 "$file" | od -An -c | tr -d ' ')" = '\n' ] &&
         [ "$(grep -c '^stage,' "$file")" -eq 1 ] && head -n1 "$file" | grep -q '^stage,' &&
-        awk -F, -v n="$n" -v re="$LAST_RE" \
-            'NR > 1 && (NF != n || $NF !~ re) { bad = 1 } END { exit bad }' "$file"
+        awk -F, -v n="$n" -v re="$LAST_RE" -v at="$at" \
+            'NR > 1 && (NF != n || $(at ? at : NF) !~ re) { bad = 1 } END { exit bad }' "$file"
 }
 
 # csv_cases TAG NFIELDS WORKS PROGRAM ARGS...: the CSV cases for a program whose CSV option
@@ -118,11 +118,12 @@ csv_cases() {
 }
 
 NAIVE=01_naive/naive
-# ---- the harness (every GEMM stage): 01_naive stands for them
-csv_cases harness 18 "$NAIVE --sizes 8:64:+4 --no-baseline --reps 1 --csv" \
+# ---- the harness (every GEMM stage): 01_naive stands for them (20 fields: the date is the 18th,
+# then the load and the ratios' spread, which may be empty)
+LAST_AT=18 csv_cases harness 20 "$NAIVE --sizes 8:64:+4 --no-baseline --reps 1 --csv" \
     $NAIVE -m 8 --no-baseline --reps 1 --csv
 # ---- 03's tile sweep calls the harness's parts itself
-csv_cases 03-tiles 18 "03_tiling/tiling --variant tiled --tile 8,16 --sizes 8:40:+8 --no-baseline --reps 1 --csv" \
+LAST_AT=18 csv_cases 03-tiles 20 "03_tiling/tiling --variant tiled --tile 8,16 --sizes 8:40:+8 --no-baseline --reps 1 --csv" \
     03_tiling/tiling --variant tiled --tile 8 -m 8 --no-baseline --reps 1 --csv
 # ---- 06 --breakdown: its own schema, which ends with the commit
 LAST_RE="^$(06_strassen/strassen --breakdown --variant classic --sizes 8 --reps 1 --csv - 2>/dev/null |
