@@ -150,7 +150,7 @@ build/rel/%.o: %.cu build/flags
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- the targets a reader types ------------------------------------------------------
-.PHONY: asan grade-bins planted list-stages all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps deps-mkl deps-blis FORCE
+.PHONY: asan grade-bins planted list-stages missing-stages all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps deps-mkl deps-blis deps-isal FORCE
 .DEFAULT_GOAL := all
 
 all: cpu gpu                                   ## build every stage (GPU stages when nvcc is found)
@@ -178,6 +178,9 @@ deps-mkl:                                      ## install MKL from PyPI, for --b
 
 deps-blis:                                     ## install BLIS (OpenMP build), for --baseline blis (optional)
 	@scripts/install-deps.sh --blis
+
+deps-isal:                                     ## install Intel ISA-L, chapter 11's baseline (optional)
+	@scripts/install-deps.sh --isal
 
 run: deps                                      ## build, run every stage's sweep, chart it in results/local/
 	@scripts/run-all.sh
@@ -223,9 +226,14 @@ help:                                          ## this list
 
 # a stage that is not there: say which are (the stages' own rules come first)
 stage%:
-	@if [ -f $(firstword $(wildcard $*_*/main.cu) none) ]; then \
+	@if [ -n "$(MISSING_$(firstword $(wildcard $*_*)))" ]; then \
+	    echo "make: stage $* $(MISSING_$(firstword $(wildcard $*_*)))" >&2; \
+	elif [ -f $(firstword $(wildcard $*_*/main.cu) none) ]; then \
 	    echo "make: stage $* is a CUDA stage and nvcc was not found (install the CUDA toolkit, or set NVCC)" >&2; \
 	else echo "make: there is no stage $*; the stages are: $(sort $(foreach d,$(ALL_STAGE_DIRS),$(call stage_num,$(d))))" >&2; fi; exit 2
+
+missing-stages:                                # for scripts: one "dir why" line a stage this machine cannot build
+	@$(foreach d,$(ALL_STAGE_DIRS),$(if $(MISSING_$(d)),echo "$(d) $(MISSING_$(d))";)) true
 
 list-stages:                                   # for scripts: one "dir program kind" per line
 	@$(foreach d,$(CPU_STAGES),echo "$(d) $(call stage_name,$(d)) cpu";) \

@@ -1,13 +1,13 @@
 /* chunks.c: the byte chunks and the runs over threads (chunks.h). */
 #include "chunks.h"
 
-#include <isa-l/erasure_code.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "isal.h"
 #include "matrix.h"
 
 void chunks_alloc(chunks *c, int n, size_t len, int offset)
@@ -86,7 +86,7 @@ void run_isal(int k, int m, unsigned char *tables, const uint8_t *const *in, uin
               size_t len, int threads)
 {
     if (threads <= 1 || len < 4096) {
-        ec_encode_data((int)len, k, m, tables, (unsigned char **)in, (unsigned char **)out);
+        isal_encode_data((int)len, k, m, tables, (unsigned char **)in, (unsigned char **)out);
         return;
     }
 #pragma omp parallel num_threads(threads)
@@ -100,6 +100,6 @@ void run_isal(int k, int m, unsigned char *tables, const uint8_t *const *in, uin
         for (int i = 0; i < m; i++)
             dst[i] = out[i] + b;
         if (b < e)
-            ec_encode_data((int)(e - b), k, m, tables, src, dst);
+            isal_encode_data((int)(e - b), k, m, tables, src, dst);
     }
 }

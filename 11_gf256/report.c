@@ -2,7 +2,8 @@
  * standard output, the same row in the CSV. */
 #include "report.h"
 
-#include <isa-l.h>
+#include "isal.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -60,7 +61,7 @@ static void tally(ctx *c, const char *r)
         c->failed++;
 }
 
-void print_header(const options *o, const char *gpu)
+void print_header(const options *o, const char *gpu, const char *no_isal)
 {
     const bench_opts *r = &o->run;
     const int avx2 = __builtin_cpu_supports("avx2"),
@@ -79,13 +80,14 @@ void print_header(const options *o, const char *gpu)
     printf(" (CPU variants and ISA-L)\n%-10s %s (git %s)\n", "compiler", sysinfo_compiler(),
            sysinfo_git_rev());
     if (r->baseline)
-        printf("%-10s ISA-L %d.%d ec_encode_data (its own dispatch: %s code on this CPU)\n",
-               "baseline", ISAL_MAJOR_VERSION, ISAL_MINOR_VERSION,
-               avx512bw ? "AVX-512" : avx2 ? "AVX2" : "SSE");
+        printf("%-10s ISA-L ec_encode_data, %s (its own dispatch: %s code on this CPU)\n",
+               "baseline", isal_name(), avx512bw ? "AVX-512" : avx2 ? "AVX2" : "SSE");
+    else
+        printf("%-10s none: %s\n", "baseline", no_isal ? no_isal : "--no-baseline");
     if (r->check)
-        printf("%-10s parity byte for byte against a shift-and-XOR reference (and ISA-L);\n"
+        printf("%-10s parity byte for byte against a shift-and-XOR reference%s;\n"
                "%-10s decode: erase %s, invert the survivors' k x k matrix, rebuild, compare\n",
-               "check", "", o->erase_mode == ERASE_ALL ? "every set of m chunks"
+               "check", r->baseline ? " (and ISA-L)" : "", "", o->erase_mode == ERASE_ALL ? "every set of m chunks"
                             : o->erase_mode == ERASE_LIST ? "the chunks listed"
                             : o->erase_mode == ERASE_NONE ? "nothing (--erasures none)"
                             : "m chunks chosen at random");

@@ -33,7 +33,8 @@ typedef struct ctx {
     "baseline_gbps_in,encode_check,decode_check,device,compiler,git,date"
 
 /* The header; gpu: the GPU's name, or why there is none, or NULL where none was asked for. */
-void print_header(const options *o, const char *gpu);
+/* The header; no_isal: why ISA-L, the baseline, is missing (NULL: it is there, or not asked). */
+void print_header(const options *o, const char *gpu, const char *no_isal);
 /* Where the GPU has one: the device-to-device copy's bandwidth, the ceiling of a memory-bound
  * kernel, printed and in the CSV (k = m = 1, len = the bytes copied). */
 void report_copy(const options *o, const char *gpu);

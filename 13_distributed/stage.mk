@@ -4,16 +4,34 @@
 # files their flags). mpicc is gcc plus these flags: we ask it for them rather than compiling
 # the shared objects with another compiler.
 13_distributed_USES := 05_simd
-DIST_MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
-DIST_MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
+# Where there is no Open MPI (MPICC empty: not on the PATH, or hidden with make MPICC=), the
+# stage is left out of the build and of the tests, which say why (make missing-stages).
+MPICC ?= $(shell command -v mpicc 2>/dev/null)
+ifeq ($(strip $(MPICC)),)
+CPU_STAGES := $(filter-out 13_distributed,$(CPU_STAGES))
+MISSING_13_distributed := needs Open MPI: no mpicc (make deps installs openmpi-bin libopenmpi-dev; MPICC names another)
+endif
+DIST_MPI_CFLAGS := $(if $(strip $(MPICC)),$(shell $(MPICC) --showme:compile 2>/dev/null))
+DIST_MPI_LIBS   := $(if $(strip $(MPICC)),$(shell $(MPICC) --showme:link 2>/dev/null))
 # The CPU's ScaLAPACK (DIST_SCALAPACK_DIR: a folder holding a libscalapack-openmpi.so of its own,
 # for a machine without the package; bench-host.sh carries one to build/dist-lib, which later
 # builds there, make test-gpu's among them, keep using).
 DIST_SCALAPACK_DIR ?= $(if $(wildcard build/dist-lib/libscalapack-openmpi.so),$(abspath build/dist-lib))
+DIST_SCALAPACK_LIB ?= scalapack-openmpi
 ifneq ($(DIST_SCALAPACK_DIR),)
-DIST_SCALAPACK  := -L$(DIST_SCALAPACK_DIR) -Wl,-rpath,$(DIST_SCALAPACK_DIR) -lscalapack-openmpi
+DIST_SCALAPACK  := -L$(DIST_SCALAPACK_DIR) -Wl,-rpath,$(DIST_SCALAPACK_DIR) -l$(DIST_SCALAPACK_LIB)
 else
-DIST_SCALAPACK  := -lscalapack-openmpi
+DIST_SCALAPACK  := -l$(DIST_SCALAPACK_LIB)
+endif
+# ScaLAPACK (PSGEMM, the baseline) must link: where it does not (DIST_SCALAPACK_LIB=none hides
+# it), the stage is left out as without MPI, and says why.
+ifneq ($(strip $(MPICC)),)
+DIST_HAS_SCALAPACK := $(shell printf 'void psgemm_(void); int main(void) { psgemm_(); return 0; }\n' | \
+    $(CC) -x c - -o /dev/null $(DIST_SCALAPACK) $(DIST_MPI_LIBS) >/dev/null 2>&1 && echo yes)
+ifneq ($(DIST_HAS_SCALAPACK),yes)
+CPU_STAGES := $(filter-out 13_distributed,$(CPU_STAGES))
+MISSING_13_distributed := needs ScaLAPACK: -l$(DIST_SCALAPACK_LIB) does not link (make deps installs libscalapack-openmpi-dev)
+endif
 endif
 build/rel/13_distributed/%.o build/asan/13_distributed/%.o: EXTRA_CFLAGS += $(DIST_MPI_CFLAGS)
 13_distributed/distributed build/asan/13_distributed/distributed build/grade/13_distributed/distributed: \

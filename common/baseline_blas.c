@@ -34,7 +34,7 @@ void gemm_openblas(int M, int N, int K, float alpha, const float *A, int lda, co
 /* The CSV's baseline column and the table's "vs" heading: "OpenBLAS", "OpenBLAS-SkylakeX(Zen)"
  * with OPENBLAS_CORETYPE set (asked for, then taken), "MKL-AVX2", "BLIS-zen3". */
 static char label[96] = "OpenBLAS";
-static char detail[640];  /* the header's baseline line */
+static char detail[1200]; /* the header's baseline line */
 static char lib_path[512];
 static gemm_fn *baseline_fn = gemm_openblas;
 static void (*lib_set_threads)(int);

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Install what gemm-from-scratch needs, or say exactly what is missing.
-#   gcc (C11, OpenMP), GNU make, OpenBLAS (headers + library, and its OpenMP build), Intel ISA-L
-#   (chapter 11's baseline), python3 with matplotlib, Open MPI and ScaLAPACK (chapter 13).
+#   gcc (C11, OpenMP), GNU make, OpenBLAS (headers + library, and its OpenMP build), python3 with
+#   matplotlib, Open MPI and ScaLAPACK (chapter 13).
 #   Optional: qemu-user and an aarch64 cross gcc (tests/portability.sh).
 #   CUDA (nvcc, cuBLAS) is optional: the GPU stages build when nvcc is found.
 # On Debian/Ubuntu, as root (or with sudo), missing packages are installed with apt-get.
 # `--check` only reports. Exit status 0 when everything is there.
-# `--mkl` (make deps-mkl) and `--blis` (make deps-blis) install only the optional baselines of
-# --baseline mkl|blis, and only when asked: MKL from PyPI (mkl, mkl-include) for the PATH's
+# `--mkl` (make deps-mkl), `--blis` (make deps-blis) and `--isal` (make deps-isal) install only the
+# optional baselines (--baseline mkl|blis; chapter 11's ISA-L), and only when asked: MKL from PyPI (mkl, mkl-include) for the PATH's
 # python3, where the harness looks (<sys.prefix>/lib); BLIS's OpenMP build from apt (its threads
 # are our kernels' threads, as for OpenBLAS). make test never installs them.
 set -u
@@ -19,6 +19,15 @@ SUDO=""
 [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
 
 case "${1:-}" in
+--isal)
+    if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ -n "$SUDO" ]; }; then
+        echo "install-deps: apt-get install libisal2"
+        $SUDO apt-get update -qq >/dev/null 2>&1 || true
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libisal2 >/dev/null && exit 0
+    fi
+    echo "install-deps: please install Intel ISA-L (Debian/Ubuntu: libisal2; or build it and set"
+    echo "  ISAL_HOME to the folder whose lib/ holds libisal.so.2)"
+    exit 1 ;;
 --mkl)
     echo "install-deps: python3 -m pip install mkl mkl-include"
     python3 -m pip install -q mkl mkl-include && exit 0
@@ -56,9 +65,6 @@ if command -v apt-get >/dev/null 2>&1 &&
     need libopenblas-openmp-dev
 fi
 scripts/find-python.sh >/dev/null 2>&1 || need python3-matplotlib
-# Intel ISA-L: chapter 11's erasure-coding baseline
-printf '#include <isa-l/erasure_code.h>\nint main(void){return 0;}\n' |
-    gcc -x c - -o /dev/null -lisal >/dev/null 2>&1 || need libisal-dev
 # Open MPI and ScaLAPACK: chapter 13's launcher, compiler flags and PSGEMM baseline
 { command -v mpirun && command -v mpicc; } >/dev/null 2>&1 || need "openmpi-bin libopenmpi-dev"
 # shellcheck disable=SC2046

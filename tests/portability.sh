@@ -100,10 +100,14 @@ check_cpu() {
     done
 }
 
+# qemu's user mode, named so that the tests can hide it (QEMU_X86_64=none QEMU_AARCH64=none: the
+# path of a machine without it)
+QX=${QEMU_X86_64:-qemu-x86_64} QA=${QEMU_AARCH64:-qemu-aarch64}
+
 # ---- x86 without AVX-512, and without AVX
 if [ "$(uname -m)" != x86_64 ]; then
     skip "x86-64-v2 under qemu: this machine is not x86_64"
-elif ! command -v qemu-x86_64 >/dev/null 2>&1; then
+elif ! command -v "$QX" >/dev/null 2>&1; then
     skip "x86-64-v2 under qemu: no qemu-x86_64 (apt-get install qemu-user)"
 elif ! build_copy x86-64-v2 CFLAGS="$FLAGS -march=x86-64-v2" >"$LOG/x86-64-v2-build.log" 2>&1; then
     fail "x86-64-v2: make stage05 CFLAGS='... -march=x86-64-v2' failed (see $LOG/x86-64-v2-build.log)"
@@ -111,15 +115,15 @@ else
     pass "x86-64-v2: stage 05 builds with -march=x86-64-v2"
     BIN=$OUT/x86-64-v2/05_simd/simd
     check_cpu Haswell avx2_6x16 "avx2_6x16 generic omp_simd omp_tiled" "avx512_6x64 avx512_14x32" \
-        qemu-x86_64 -cpu Haswell
+        "$QX" -cpu Haswell
     check_cpu Nehalem generic "generic omp_simd omp_tiled" "avx512_6x64 avx2_6x16" \
-        qemu-x86_64 -cpu Nehalem
+        "$QX" -cpu Nehalem
 fi
 
 # ---- ARM
 CROSS=aarch64-linux-gnu-gcc
 SYSROOT=/usr/aarch64-linux-gnu
-if ! command -v qemu-aarch64 >/dev/null 2>&1 || ! command -v $CROSS >/dev/null 2>&1 ||
+if ! command -v "$QA" >/dev/null 2>&1 || ! command -v $CROSS >/dev/null 2>&1 ||
         [ ! -f $SYSROOT/include/stdio.h ]; then
     skip "aarch64 under qemu: needs qemu-aarch64, $CROSS and $SYSROOT (apt-get install qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"
 elif ! build_copy aarch64 CC=$CROSS AR=${CROSS%gcc}ar CFLAGS="$FLAGS" CPPFLAGS="-D_GNU_SOURCE -Icommon -Iportability" \
@@ -132,6 +136,6 @@ else
     pass "aarch64: stage 05 cross-builds with $CROSS, no warnings"
     BIN=$OUT/aarch64/05_simd/simd
     check_cpu aarch64 generic "generic omp_simd omp_tiled" "avx512_6x64 avx2_6x16" \
-        qemu-aarch64 -L $SYSROOT
+        "$QA" -L $SYSROOT
 fi
 exit 0

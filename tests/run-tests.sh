@@ -95,6 +95,12 @@ run_checker csv-cli tests/csv-cli.sh "$LOG/csv-cli.out"
 echo "== --baseline openblas|mkl|blis (tests/baselines.sh; logs in $LOG/baselines/)"
 run_checker baselines tests/baselines.sh "$LOG/baselines.out"
 
+echo "== optional dependencies hidden: MKL, BLIS, ISA-L, MPI, ScaLAPACK, matplotlib, qemu, nvcc (tests/deps-hidden.sh)"
+run_checker deps-hidden tests/deps-hidden.sh "$LOG/deps-hidden.out"
+while read -r dir why; do # what this machine cannot build: said, not silently left out
+    [ -n "$dir" ] && skp "$dir: not built here: $why"
+done < <(make -s missing-stages)
+
 echo "== the library's core and the machine's load (tests/baseline-core.sh; logs in $LOG/baseline-core/)"
 run_checker baseline-core tests/baseline-core.sh "$LOG/baseline-core.out"
 

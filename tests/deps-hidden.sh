@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# tests/deps-hidden.sh: every optional dependency's "absent" path, with the dependency hidden,
+# whatever this machine has installed, so that a development machine's extra libraries can
+# never decide whether `make test` passes (their "present" paths run in the other checkers,
+# where they are installed). Hidden by:
+#   MKL, BLIS    MKL_HOME, BLIS_HOME naming an empty folder
+#   ISA-L        ISAL_HOME naming an empty folder
+#   Open MPI     make MPICC= (what the Makefile asks for; not on the PATH: the same)
+#   ScaLAPACK    make DIST_SCALAPACK_LIB=none
+#   matplotlib   PLOT_PYTHON=none (scripts/find-python.sh), make PYTHON=
+#   qemu         QEMU_X86_64=none QEMU_AARCH64=none (tests/portability.sh)
+#   nvcc         make NVCC=
+# .ci/run runs make test, which runs this. Prints PASS:/FAIL:/SKIP: lines; exits 0.
+set -u
+cd "$(dirname "$0")/.."
+LOG=build/test-logs/deps-hidden
+rm -rf "$LOG"
+mkdir -p "$LOG"
+EMPTY=$(mktemp -d)
+trap 'rm -rf "$EMPTY"' EXIT
+# shellcheck source=tests/checker-lib.sh
+. tests/checker-lib.sh
+
+# skipped77 DESC NAME: the last run exited 77, one line on stderr, nothing on stdout
+skipped77() {
+    local lines bytes
+    lines=$(wc -l <"$LOG/$2.err") bytes=$(wc -c <"$LOG/$2.out")
+    if [ "$rc" -eq 77 ] && [ "$lines" -eq 1 ] && [ "$bytes" -eq 0 ]; then
+        pass "$1: exit 77: $(cat "$LOG/$2.err")"
+    else
+        fail "$1: exit $rc, $lines stderr line(s), $bytes bytes on stdout (want exit 77, one line, nothing on stdout; $LOG/$2.*)"
+    fi
+}
+
+# ---- MKL and BLIS: --baseline refused with 77, --csv - stays empty
+for lib in mkl blis; do
+    home=$(echo "$lib" | tr a-z A-Z)_HOME
+    run "$lib" env "$home=$EMPTY" 05_simd/simd --baseline "$lib" -m 8 --reps 1 --csv -
+    skipped77 "$lib hidden ($home empty): 05_simd --baseline $lib --csv -" "$lib"
+done
+
+# ---- ISA-L: stage 11 runs without its baseline, and says so
+run isal env ISAL_HOME="$EMPTY" 11_gf256/gf256 --variant table,split_tables --len 1K,4097 --reps 1
+if [ $rc -eq 0 ] && grep -q '^baseline *none: ISA-L: no libisal.so.2 in \$ISAL_HOME' "$LOG/isal.out" &&
+   ! grep -q '^isa-l ' "$LOG/isal.out" && grep -qE '^[1-9][0-9]* passed, 0 failed$' "$LOG/isal.out"; then
+    pass "ISA-L hidden (ISAL_HOME empty): 11_gf256 runs its checks without the baseline and says why"
+else
+    fail "ISA-L hidden: exit $rc, or no 'baseline none' line, or isa-l rows ($LOG/isal.*)"
+fi
+
+# ---- Open MPI and ScaLAPACK: stage 13 left out of the build, with the reason
+for hide in "MPICC=" "DIST_SCALAPACK_LIB=none"; do
+    what=$([ "$hide" = "MPICC=" ] && echo "Open MPI" || echo "ScaLAPACK")
+    listed=$(make -s list-stages "$hide" | awk '$1 == "13_distributed"')
+    missing=$(make -s missing-stages "$hide" | awk '$1 == "13_distributed"')
+    out=$(make -s stage13 "$hide" 2>&1)
+    code=$?
+    planned=$(make -s -n all "$hide" 2>/dev/null | grep -c '13_distributed/distributed')
+    if [ -z "$listed" ] && echo "$missing" | grep -q "needs $what" && [ $code -ne 0 ] &&
+       echo "$out" | grep -q "stage 13 needs $what" && [ "$planned" -eq 0 ]; then
+        pass "$what hidden (make $hide): 13 is not built nor tested, and make stage13 says: ${out%%$'\n'*}"
+    else
+        fail "$what hidden (make $hide): listed '$listed', missing '$missing', make stage13 exit $code: '$out', $planned build steps of it"
+    fi
+done
+
+# ---- matplotlib: the plot test skips (77), make plots says what is missing
+PLOT_PYTHON=none sh tests/test_plot.sh >"$LOG/plot.out" 2>&1
+code=$?
+if [ $code -eq 77 ] && grep -q '^SKIP: no python3 with matplotlib' "$LOG/plot.out"; then
+    pass "matplotlib hidden (PLOT_PYTHON=none): tests/test_plot.sh skips: $(head -n1 "$LOG/plot.out")"
+else
+    fail "matplotlib hidden: tests/test_plot.sh exit $code ($LOG/plot.out)"
+fi
+PLOT_PYTHON=none make -s --no-print-directory plots PYTHON= FIGURES="$EMPTY/fig" >"$LOG/plots.out" 2>&1
+code=$?
+out=$(grep -v '^make' "$LOG/plots.out")
+[ $code -ne 0 ] && echo "$out" | grep -q 'no python3 with matplotlib' && [ ! -e "$EMPTY/fig" ] &&
+    pass "matplotlib hidden: make plots stops with: $out" ||
+    fail "matplotlib hidden: make plots exit $code: '$out'"
+
+# ---- qemu: the portability checks skip with a line, nothing fails
+QEMU_X86_64=none QEMU_AARCH64=none bash tests/portability.sh >"$LOG/port.out" 2>&1
+code=$?
+if [ $code -eq 0 ] && [ "$(grep -c '^SKIP:' "$LOG/port.out")" -ge 2 ] && ! grep -q '^FAIL:' "$LOG/port.out"; then
+    pass "qemu hidden (QEMU_X86_64=none QEMU_AARCH64=none): portability skips ($(grep -c '^SKIP:' "$LOG/port.out") lines)"
+else
+    fail "qemu hidden: portability exit $code, $(grep -c '^FAIL:' "$LOG/port.out") FAIL lines ($LOG/port.out)"
+fi
+
+# ---- nvcc: no GPU stage built, no nvcc run, the CPU stages all there
+plan=$(make -s -n all NVCC= 2>/dev/null)
+nv=$(echo "$plan" | grep -cE '^[^ ]*nvcc ')
+gpu_bins=$(echo "$plan" | grep -cE -- '-o (07|08|09|10|12)_[a-z_]+/')
+if [ "$nv" -eq 0 ] && [ "$gpu_bins" -eq 0 ]; then
+    pass "nvcc hidden (make NVCC=): nothing for nvcc to build, no GPU stage in the plan"
+else
+    fail "nvcc hidden (make NVCC=): $nv nvcc commands, $gpu_bins GPU programs in make -n all"
+fi
+exit 0
