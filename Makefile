@@ -147,10 +147,22 @@ build/rel/%.o: %.cu build/flags
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) $(EXTRA_NVFLAGS) -MMD -MP -c $< -o $@
 
+# make gpu-archs (make test runs it): every CUDA source, the exercises too, compiled for the GPUs
+# students have, in one nvcc call a file: a T4 (sm_75), an A100 (sm_80), RTX 30 and 40 cards
+# (sm_86, sm_89); the Hopper build (sm_90a) is the usual one. Compile only: nothing here runs.
+GPU_ARCHS ?= 75 80 86 89
+GPU_ARCH_FLAGS = $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
+GPU_ARCH_SRCS  = $(filter-out 12_cuda_tensor_cores/wgmma.cu,$(wildcard [0-9][0-9]_*/*.cu) common/cuda_harness.cu \
+                 common/quick_return_gpu.cu)
+build/archs/%.o: %.cu build/flags
+	@mkdir -p $(@D)
+	$(NVCC) $(filter-out -gencode arch=%,$(NVFLAGS)) $(GPU_ARCH_FLAGS) $(EXTRA_NVFLAGS) -MMD -MP -c $< -o $@
+gpu-archs: $(if $(NVCC),$(patsubst %.cu,build/archs/%.o,$(GPU_ARCH_SRCS)))
+
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- the targets a reader types ------------------------------------------------------
-.PHONY: asan grade-bins planted list-stages missing-stages all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps deps-mkl deps-blis deps-isal FORCE
+.PHONY: asan grade-bins planted list-stages missing-stages gpu-archs all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps deps-mkl deps-blis deps-isal FORCE
 .DEFAULT_GOAL := all
 
 all: cpu gpu                                   ## build every stage (GPU stages when nvcc is found)

@@ -65,22 +65,37 @@ __device__ __forceinline__ void store4(float *C, int ldc, int row, int col, int 
  * destination with zeros: the edge of a matrix costs no branch. */
 __device__ __forceinline__ void cp_async4(float *smem, const float *gmem, bool inside)
 {
+#ifdef GEMM_BELOW_SM80 /* (never launched there: async_pipeline needs sm_80, main.cu) */
+    __trap();
+#else
     unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(gmem),
                  "r"(inside ? 4 : 0)
                  : "memory");
+#endif
 }
 __device__ __forceinline__ void cp_async16(float *smem, const float *gmem)
 {
+#ifdef GEMM_BELOW_SM80
+    __trap();
+#else
     unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(gmem) : "memory");
+#endif
 }
 /* The copies issued since the last commit form one group; wait until at most n groups are
  * still in flight. */
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+__device__ __forceinline__ void cp_async_commit()
+{
+#ifndef GEMM_BELOW_SM80
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
 template <int n> __device__ __forceinline__ void cp_async_wait()
 {
+#ifndef GEMM_BELOW_SM80
     asm volatile("cp.async.wait_group %0;\n" ::"n"(n) : "memory");
+#endif
 }
 
 #endif

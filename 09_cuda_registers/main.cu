@@ -27,7 +27,7 @@ static const gemm_variant variants[] = {
                  "edge strips by strip kernels",
      gemm_warptile, ALPHA_LAST},
     {"async_pipeline", "warptile's arithmetic fed by cp.async, 3 stages of 128x128x32 tiles",
-     gemm_async_pipeline, ALPHA_LAST},
+     gemm_async_pipeline, ALPHA_LAST, 0, cuda_needs_sm80, CUDA_NEEDS_SM80},
 };
 
 static int stage_option(bench_opts *o, const char *opt, const char *val)

@@ -23,7 +23,8 @@
      "register-staged double buffer", gemm_warptile_t<BM, BN, BK, WM, WN, TM, TN>, ALPHA_LAST}
 #define AP(BM, BN, BK, WM, WN, TM, TN, S)                                                     \
     {"async_pipeline/" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #S,        \
-     "cp.async pipeline", gemm_async_t<BM, BN, BK, WM, WN, TM, TN, S>, ALPHA_LAST}
+     "cp.async pipeline", gemm_async_t<BM, BN, BK, WM, WN, TM, TN, S>, ALPHA_LAST, 0,          \
+     cuda_needs_sm80, CUDA_NEEDS_SM80}
 
 #define WTP(BM, BN, BK, WM, WN, TM, TN)                                                       \
     {"warptile/" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s2_prefetch",       \

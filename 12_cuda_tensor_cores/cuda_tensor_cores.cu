@@ -37,6 +37,9 @@ __global__ void __launch_bounds__(WM_THREADS)
 wmma_kernel(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda, const gemm_bf16 *B,
             int ldb, float beta, float *C, int ldc)
 {
+#ifdef GEMM_BELOW_SM80 /* BF16 fragments need sm_80: never launched there (main.cu) */
+    __trap();
+#else
     __shared__ __align__(32) gemm_bf16 As[WM_BM][WM_BK + WM_PAD];
     __shared__ __align__(32) gemm_bf16 Bs[WM_BK][WM_BN + WM_PAD];
     __shared__ __align__(32) float Cs[WM_THREADS / 32][16 * 16];
@@ -99,6 +102,7 @@ wmma_kernel(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda, const
             }
             __syncwarp();
         }
+#endif
 }
 
 void gemm_wmma(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda, const gemm_bf16 *B,
@@ -132,17 +136,25 @@ static __device__ __forceinline__ uint32_t smem_addr(const void *p)
  * `bytes` are read, the rest of the 16 are zero (the edges of A and B). */
 static __device__ __forceinline__ void cp_async16(void *dst, const void *src, int bytes)
 {
+#ifdef GEMM_BELOW_SM80 /* (cp.async needs sm_80: mma_ldmatrix is never launched there) */
+    __trap();
+#else
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(smem_addr(dst)), "l"(src),
                  "r"(bytes)
                  : "memory");
+#endif
 }
 static __device__ __forceinline__ void cp_async_commit()
 {
+#ifndef GEMM_BELOW_SM80
     asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
 }
 template <int N> static __device__ __forceinline__ void cp_async_wait()
 {
+#ifndef GEMM_BELOW_SM80
     asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+#endif
 }
 
 /* Chunk c (16 bytes, 8 elements) of row r is stored at chunk c ^ (r % 8) of that row. ldmatrix
@@ -195,10 +207,14 @@ static __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const
 static __device__ __forceinline__ void mma_16816(float (&d)[4], const uint32_t (&a)[4],
                                                  uint32_t b0, uint32_t b1)
 {
+#ifdef GEMM_BELOW_SM80 /* (BF16 mma.sync needs sm_80) */
+    __trap();
+#else
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
                  "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
 }
 
 __global__ void __launch_bounds__(MM_THREADS, 2)
@@ -318,10 +334,14 @@ __device__ __forceinline__ float small_part(float x, float big)
 
 __device__ __forceinline__ void mma_tf32(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2])
 {
+#ifdef GEMM_BELOW_SM80 /* (TF32 mma.sync needs sm_80) */
+    __trap();
+#else
     asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
                  "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#endif
 }
 
 /* PARTS = 1: tf32; 2: 3xtf32 (big and small parts side by side in shared memory). Rows of C

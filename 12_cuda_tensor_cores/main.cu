@@ -5,8 +5,8 @@
  * The harness rounds A and B to BF16 and checks against the product of the rounded values;
  * --reference unrounded checks against the float inputs instead: BF16's own error (those checks
  * fail by design and leave the exit status 0).
- * wmma and mma_ldmatrix run on any GPU from sm_80; the wgmma variants need a Hopper GPU (sm_90)
- * and are left out elsewhere (the program exits 77 if nothing is left).
+ * wmma and mma_ldmatrix run on any GPU from sm_80; the wgmma variants need a Hopper GPU (sm_90):
+ * elsewhere --list marks them, --variant all leaves them out, and naming one exits 77.
  *   ./12_cuda_tensor_cores/cuda_tensor_cores --fp32 --sizes 4096   FP32 A, B, C: tf32, 3xtf32 and
  * cuBLAS with TF32 on and off, against cuBLAS FP32 (TF32 off), checked against the float inputs;
  * --bound fp32 holds every one of them to the FP32 bound (c = 2): tf32 fails it by design.
@@ -20,24 +20,26 @@
 
 /* The tensor cores sum in FP32 and the epilogue scales the sum by alpha (.alpha_last, gemm.h):
  * A = B = 1e20 overflows the accumulator before alpha = 1e-20 could bring it back. */
-#define BF16_VARIANT(NAME, DESC, FN)                                                          \
+#define BF16_ROW(NAME, DESC, FN, RUNNABLE, NEEDS)                                            \
     {.name = NAME, .desc = DESC, .fn = gemm_bf16_variant, .err_c = TC_ERR_C, .alpha_last = 1,  \
-     .fn_bf16 = FN}
+     .runnable = RUNNABLE, .needs = NEEDS, .fn_bf16 = FN}
+#define BF16_VARIANT(NAME, DESC, FN, NEED) BF16_ROW(NAME, DESC, FN, NEED) /* NEED: SM80, SM90 */
+#define SM80 cuda_needs_sm80, CUDA_NEEDS_SM80
+#define SM90 cuda_needs_sm90, CUDA_NEEDS_SM90
 
 static const gemm_variant variants[] = {
     BF16_VARIANT("wmma", "WMMA fragments: 16x16x16 BF16 products per warp call, 128x128 tiles "
-                         "through shared memory", gemm_wmma),
+                         "through shared memory", gemm_wmma, SM80),
     BF16_VARIANT("mma_ldmatrix", "mma.sync.m16n8k16 fed by ldmatrix from XOR-swizzled shared "
-                                 "memory, 3-stage cp.async pipeline", gemm_mma_ldmatrix),
+                                 "memory, 3-stage cp.async pipeline", gemm_mma_ldmatrix, SM80),
     BF16_VARIANT("wgmma_tma", "Hopper: TMA (128-byte swizzle) + mbarriers, wgmma from shared "
-                              "memory, a warpgroup per 64 rows, 4 stages", gemm_wgmma_tma),
+                              "memory, a warpgroup per 64 rows, 4 stages", gemm_wgmma_tma, SM90),
     BF16_VARIANT("wgmma_ws", "wgmma_tma with a producer warpgroup and two consumer warpgroups "
-                             "(setmaxnreg), 128x256 tiles", gemm_wgmma_ws),
+                             "(setmaxnreg), 128x256 tiles", gemm_wgmma_ws, SM90),
     BF16_VARIANT("wgmma_persistent", "wgmma_ws on a persistent grid: 2-CTA clusters with TMA "
                                      "multicast, grouped tile order, tile chosen by size",
-                 gemm_wgmma_persistent),
+                 gemm_wgmma_persistent, SM90),
 };
-#define FIRST_HOPPER 2 /* variants from here on need sm_90 */
 
 /* --fp32: the gemm_fn contract of 01-09 on the tensor cores, run by the FP32 backend (cuBLAS
  * SGEMM with TF32 off as the baseline column). tf32 and cuBLAS TF32 are checked against their
@@ -46,34 +48,35 @@ static const gemm_variant variants[] = {
 static gemm_variant fp32_variants[] = {
     {.name = "tf32", .desc = "Hopper: wgmma_persistent's pipeline on FP32 A (the tensor core truncates) "
                              "and a rounded copy of B^T: NOT FP32-accurate (its own bound)",
-     .fn = gemm_tf32, .err_c = 2.0, .alpha_last = 1, .err_in = TF32_ERR_IN},
+     .fn = gemm_tf32, .err_c = 2.0, .alpha_last = 1, .runnable = cuda_needs_sm90,
+     .needs = CUDA_NEEDS_SM90, .err_in = TF32_ERR_IN},
     {.name = "3xtf32", .desc = "Hopper: big + small TF32 parts as one product of depth 3K "
                                "([As|Ab|Ab] [Bb|Bs|Bb] per 8 of K), small terms first: the FP32 bound",
-     .fn = gemm_3xtf32, .err_c = 2.0, .alpha_last = 1},
+     .fn = gemm_3xtf32, .err_c = 2.0, .alpha_last = 1, .runnable = cuda_needs_sm90,
+     .needs = CUDA_NEEDS_SM90},
     {.name = "tf32_rs", .desc = "Hopper: C^T = B^T A^T, B^T from registers (loaded from B's tiles, rounded), "
                                 "A^T K-major in shared memory: no B^T pass; NOT FP32-accurate",
-     .fn = gemm_tf32_rs, .err_c = 2.0, .alpha_last = 1, .err_in = TF32_ERR_IN},
+     .fn = gemm_tf32_rs, .err_c = 2.0, .alpha_last = 1, .runnable = cuda_needs_sm90,
+     .needs = CUDA_NEEDS_SM90, .err_in = TF32_ERR_IN},
     {.name = "mma_tf32", .desc = "A and B rounded to TF32 (cvt.rna) into shared memory, mma.sync.m16n8k8, "
                              "128x128 tiles: NOT FP32-accurate (its own bound)",
-     .fn = gemm_mma_tf32, .err_c = 2.0, .alpha_last = 1, .err_in = TF32_ERR_IN},
+     .fn = gemm_mma_tf32, .err_c = 2.0, .alpha_last = 1, .runnable = cuda_needs_sm80,
+     .needs = CUDA_NEEDS_SM80, .err_in = TF32_ERR_IN},
     {.name = "mma_3xtf32", .desc = "big + small TF32 parts, three mma.sync per k-step into one FP32 sum, "
                                "small terms first: the FP32 bound",
-     .fn = gemm_mma_3xtf32, .err_c = 2.0, .alpha_last = 1},
+     .fn = gemm_mma_3xtf32, .err_c = 2.0, .alpha_last = 1, .runnable = cuda_needs_sm80,
+     .needs = CUDA_NEEDS_SM80},
     {.name = "cublas_tf32", .desc = "cublasSgemm with CUBLAS_TF32_TENSOR_OP_MATH (its own bound)",
      .fn = gemm_cublas_tf32, .err_c = 2.0, .alpha_last = 1, .err_in = TF32_ERR_IN},
     {.name = "cublas_fp32", .desc = "cublasSgemm with CUBLAS_PEDANTIC_MATH: the baseline, checked",
      .fn = gemm_cublas_fp32, .err_c = 2.0, .alpha_last = 1},
 };
 
-#define FP32_HOPPER 3 /* the first FP32_HOPPER of them need sm_90 */
 
 static int tune, probe, unrounded, fp32, bound_fp32;
 
-/* whether variant v of st runs only on Hopper (wgmma, TMA) */
-static int hopper_only(int v)
-{
-    return fp32 ? v < FP32_HOPPER : tune || v >= FIRST_HOPPER;
-}
+/* --tune's table (wgmma_persistent's configurations) runs only on Hopper; the variants' own
+ * tables say what each needs (runnable, needs: SM80, SM90 above) */
 
 static int stage_option(bench_opts *o, const char *opt, const char *val)
 {
@@ -276,6 +279,10 @@ int main(int argc, char **argv)
             fp32_variants[v].err_c = 2.0;
             fp32_variants[v].err_in = 0.0;
         }
+    if (o.unrunnable >= 0) { /* a variant named that this GPU cannot run: 77, one line */
+        const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
+        return cli_skip_unrunnable(&table, &o);
+    }
     int rc = st->backend->init(&o);
     if (rc != 0)
         return rc;
@@ -283,18 +290,9 @@ int main(int argc, char **argv)
     int dev = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    if (prop.major != 9 || prop.minor != 0) { /* wgmma and TMA multicast: sm_90a code only */
-        int left = 0;
-        for (int v = 0; v < st->nvariants; v++) {
-            if (o.selected[v] && hopper_only(v)) {
-                printf("%s: needs a Hopper GPU (compute capability 9.0), this is %d.%d: skipped\n",
-                       st->variants[v].name, prop.major, prop.minor);
-                o.selected[v] = 0;
-            }
-            left += o.selected[v];
-        }
-        if (!left)
-            return 77;
+    if (tune && !cuda_needs_sm90()) { /* wgmma and TMA multicast: sm_90a code only */
+        fprintf(stderr, "%s: --tune needs %s: skipped\n", cli_prog, CUDA_NEEDS_SM90);
+        return 77;
     }
     if (probe) {
         printf("== %s --probe: how the tensor cores add, on %s ==\n", st->stage, prop.name);

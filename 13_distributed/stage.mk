@@ -56,7 +56,7 @@ ifneq ($(DIST_NCCL_HOME),)
 DIST_NCCL_LIB := $(call DIST_NCCL_HAS,$(DIST_NCCL_HOME))
 DIST_GPU_OBJS := build/rel/13_distributed/nccl.o build/rel/09_cuda_registers/any_size.o \
     build/rel/common/cuda_harness.o build/rel/common/quick_return_gpu.o
-build/rel/13_distributed/nccl.o: EXTRA_NVFLAGS = -I$(DIST_NCCL_HOME)/include -DOMPI_SKIP_MPICXX \
+build/rel/13_distributed/nccl.o build/archs/13_distributed/nccl.o: EXTRA_NVFLAGS = -I$(DIST_NCCL_HOME)/include -DOMPI_SKIP_MPICXX \
     $(filter -I%,$(DIST_MPI_CFLAGS))
 13_distributed/distributed build/grade/13_distributed/distributed: $(DIST_GPU_OBJS)
 13_distributed/distributed build/grade/13_distributed/distributed: LDLIBS += \

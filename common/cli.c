@@ -12,6 +12,7 @@
 #include "sysinfo.h"
 
 const char *cli_prog = "gemm";
+int cli_device = -1;
 
 void cli_die(const char *fmt, ...)
 {
@@ -342,7 +343,7 @@ static int common_value(bench_opts *o, const char *a, const char *val)
     } else if (!strcmp(a, "--csv")) {
         o->csv = cli_value(a, val);
     } else if (!strcmp(a, "--device")) {
-        o->device = (int)cli_long(a, cli_value(a, val), 0, 1024);
+        o->device = cli_device = (int)cli_long(a, cli_value(a, val), 0, 1024);
     } else if (!strcmp(a, "--seed")) {
         o->seed = (uint64_t)cli_long(a, cli_value(a, val), 0, LONG_MAX);
     } else {

@@ -73,6 +73,7 @@ int cli_csv_close(struct csv_file *f);
 int cli_variant_runnable(const gemm_variant *v);
 
 extern const char *cli_prog; /* argv[0]'s base name, for messages */
+extern int cli_device;       /* --device as given (-1: none), for a variant's runnable() */
 
 #ifdef __cplusplus
 }

@@ -58,6 +58,25 @@ void gemm_set_stream(cudaStream_t s)
 cudaStream_t gemm_stream(void) { return stream_overridden ? stream_override : g.stream; }
 int gemm_sm_count(void) { return g.prop.multiProcessorCount; }
 
+int cuda_cc(void)
+{
+    int n = 0, dev = cli_device >= 0 ? cli_device : 0;
+    cudaDeviceProp prop;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || dev >= n ||
+        cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    int cc = 10 * prop.major + prop.minor;
+    const char *pretend = getenv("GEMM_CUDA_CC");
+    if (pretend && atoi(pretend) > 0 && atoi(pretend) < cc)
+        cc = atoi(pretend);
+    return cc;
+}
+
+int cuda_needs_sm80(void) { return cuda_cc() == 0 || cuda_cc() >= 80; }
+int cuda_needs_sm90(void) { return cuda_cc() == 0 || cuda_cc() == 90; }
+
 static int cuda_init(const bench_opts *o)
 {
     cudaError_t err = cudaGetDeviceCount(&g.ndevices);

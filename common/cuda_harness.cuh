@@ -85,6 +85,22 @@ __device__ __forceinline__ void gemm_store(float *c, float alpha, float sum, flo
 cudaStream_t gemm_stream(void);
 void gemm_set_stream(cudaStream_t s);
 int gemm_sm_count(void);
+
+/* What a variant needs of the GPU. cuda_cc(): the compute capability of the device the run will
+ * use (--device, else 0), as 10 * major + minor (90: a Hopper); 0 where there is no GPU.
+ * GEMM_CUDA_CC=75 makes it report less than the GPU has (never more): a newer GPU then takes
+ * an older one's path, for the tests. The runnable() of a variant's table row (gemm.h): with
+ * no GPU they say yes, and the run stops at the device check with "no NVIDIA GPU" (exit 77). */
+int cuda_cc(void);
+int cuda_needs_sm80(void);  /* cp.async, BF16 and TF32 mma.sync: an A100, RTX 30, or later */
+int cuda_needs_sm90(void);  /* wgmma, TMA, clusters: a Hopper (compute capability 9.0) */
+#define CUDA_NEEDS_SM80 "compute capability 8.0 (cp.async, BF16/TF32 mma: A100, RTX 30 or later)"
+#define CUDA_NEEDS_SM90 "compute capability 9.0 (wgmma, TMA: a Hopper GPU, H100 or H200)"
+/* Device code built for a target below sm_80 (make test compiles for sm_75): what needs sm_80
+ * compiles to a trap there, and cuda_needs_sm80 keeps it from being launched. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define GEMM_BELOW_SM80 1
+#endif
 const char *cuda_compiler(void); /* "nvcc 13.0.88 + gcc 13.3.0": the CSV's compiler column */
 
 extern const bench_backend cuda_backend;

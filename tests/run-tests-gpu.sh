@@ -119,6 +119,30 @@ while read -r dir prog kind; do
     fi
 done <<<"$stages"
 
+echo "== an older GPU's path (GEMM_CUDA_CC makes the harness see less than the GPU has)"
+# gated CC STAGE-BIN VARIANT: on a GPU of compute capability CC, --list marks VARIANT not
+# available, naming it exits 77 with one line, and --variant all runs the others
+gated() {
+    local cc=$1 bin=$2 v=$3 name
+    name="$(basename "$bin")-cc$cc-$v"
+    [ -x "$bin" ] || { skp "$bin: not built"; return; }
+    GEMM_CUDA_CC=$cc "$bin" --list >"$LOG/$name.list" 2>&1
+    GEMM_CUDA_CC=$cc "$bin" --variant "$v" -m 64 --reps 1 >"$LOG/$name.out" 2>"$LOG/$name.err"
+    local rc=$?
+    GEMM_CUDA_CC=$cc "$bin" --variant all --no-baseline --sizes 7x13x5,64 --reps 1 >"$LOG/$name.all" 2>&1
+    local rc_all=$?
+    if grep -qE "^$v .*\[not here: this machine lacks compute capability" "$LOG/$name.list" &&
+       [ $rc -eq 77 ] && [ "$(wc -l <"$LOG/$name.err")" -eq 1 ] && [ $rc_all -eq 0 ] &&
+       ! grep -q "^$v " "$LOG/$name.all"; then
+        ok "as compute capability $cc: $v marked, skipped with 77 ($(cat "$LOG/$name.err")), the rest pass"
+    else
+        bad "as compute capability $cc: $v: --list, exit $rc (want 77), --variant all exit $rc_all ($LOG/$name.*)"
+    fi
+}
+gated 75 09_cuda_registers/cuda_registers async_pipeline
+gated 75 12_cuda_tensor_cores/cuda_tensor_cores wmma
+gated 86 12_cuda_tensor_cores/cuda_tensor_cores wgmma_persistent
+
 for dir in $custom; do
     echo "== $dir (its own GPU tests: $dir/custom-tests-gpu.sh)"
     run_checker "$dir" "$dir/custom-tests-gpu.sh" "$LOG/${dir%%_*}-custom-gpu.out"
