@@ -86,6 +86,16 @@ for np_grid in "1 1x1" "3 3x1" "4 2x2"; do
         bad "$np ranks, $grid: edge cases (exit $rc; see $LOG/case$n.out)"
     fi
 done
+# --edges, every stage's name for the edge cases, runs this suite too (it used to be taken
+# silently and run the benchmark)
+n=$((n + 1))
+"${MPI[@]}" -np 2 $BIN --edges --variant summa --threads 1 --grid 1x2 --sizes 7x13x5 --nb 4 >"$LOG/case$n.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q "every edge case passed" "$LOG/case$n.out" && ! grep -q 'GFLOP/s' "$LOG/case$n.out"; then
+    ok "--edges runs the edge suite ($(grep -c ' PASS$' "$LOG/case$n.out") cases), not the benchmark"
+else
+    bad "--edges: exit $rc, or no edge suite (see $LOG/case$n.out)"
+fi
 # local_only is timed, not checked; its rows and the others' go to a CSV
 rm -f "$LOG/13_distributed.csv"
 expect 0 "local_only runs (not checked), beside summa, rows to a CSV" 2 $BIN --variant summa,local_only --reps 1 --threads 1 --sizes 64,7x13x5 --nb 8 --csv "$LOG/13_distributed.csv"
