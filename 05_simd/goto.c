@@ -34,8 +34,11 @@
 
 static int min_int(int a, int b) { return a < b ? a : b; }
 static int max_int(int a, int b) { return a > b ? a : b; }
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
-static int round_up(int a, int b) { return ceil_div(a, b) * b; }
+/* a >= 0, b > 0. Not (a + b - 1) / b: that overflows when a is within b of INT_MAX, and
+ * K = 2^31 - 1 is a size the contract accepts. */
+static int ceil_div(int a, int b) { return a / b + (a % b != 0); }
+static int round_up(int a, int b) { return ceil_div(a, b) * b; } /* a <= INT_MAX - b */
+static size_t round_up_size(size_t a, size_t b) { return (a + b - 1) / b * b; }
 
 /* ------------------------------------------------------------ the micro-kernels */
 
@@ -218,7 +221,7 @@ gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K)
 
     /* K in equal slices of at most KC (K = KC+1 must not leave a slice of 1). */
     pt.kc = ceil_div(K, ceil_div(K, bs.kc));
-    pt.mc = min_int(bs.mc, round_up(M, MR));
+    pt.mc = round_up(min_int(M, bs.mc), MR); /* bs.mc is a multiple of MR */
     /* N in nb blocks of nc columns (a multiple of NR, at most about NC), nb a multiple
      * of the thread count where N allows, so that every thread gets as many; and on more than
      * one thread at least BLOCKS_PER_THREAD each, so that the dynamic schedule can even out
@@ -244,20 +247,22 @@ void gemm_loops(const gemm_partition *pt, const gemm_hooks *h)
 
     /* One A block (shared, unless A is not packed), then per thread a B block and the
      * hooks' scratch, each 64-byte aligned. */
-    const size_t a_floats = h->pack_a ? (size_t)round_up(pt->mc * pt->kc, 16) : 0;
-    const size_t b_floats = (size_t)round_up(pt->kc * pt->nc, 16);
-    const size_t per_thread = b_floats + (size_t)round_up((int)h->scratch_floats, 16);
+    const size_t a_floats = h->pack_a ? round_up_size((size_t)pt->mc * pt->kc, 16) : 0;
+    const size_t b_floats = round_up_size((size_t)pt->kc * pt->nc, 16);
+    const size_t per_thread = b_floats + round_up_size(h->scratch_floats, 16);
     float *const apack = workspace(a_floats + (size_t)pt->nthreads * per_thread);
 
 #pragma omp parallel num_threads(pt->nthreads)
     {
         float *const bpack = apack + a_floats + (size_t)omp_get_thread_num() * per_thread;
         float *const scratch = bpack + b_floats;
-        for (int ic = 0; ic < M; ic += pt->mc) {
-            const int mc = min_int(pt->mc, M - ic);
+        /* (each loop steps by its block's own size, so that ic + mc <= M: ic + MC may pass
+         * INT_MAX) */
+        for (int ic = 0, mc; ic < M; ic += mc) {
+            mc = min_int(pt->mc, M - ic);
             const int panels = ceil_div(mc, MR);
-            for (int pc = 0; pc < K; pc += pt->kc) {
-                const int kc = min_int(pt->kc, K - pc);
+            for (int pc = 0, kc; pc < K; pc += kc) {
+                kc = min_int(pt->kc, K - pc);
 
                 if (h->pack_a) { /* (the same for every thread, as an omp for needs) */
 #pragma omp for schedule(static)

@@ -167,6 +167,10 @@ else bad "grade: no 'medians of 3 alternating runs' line for ijk (see $LOG/grade
 make -s grade STAGE=02_loop_order 2>&1 | grep -q '^== grading 02_loop_order/exercise.c' \
     && ok "grade: STAGE=02_loop_order means 02" || bad "grade: STAGE=02_loop_order did not grade 02"
 
+echo "== stage 05's five loops at sizes next to INT_MAX (05_simd/tools/big_sizes.c, under UBSan)"
+expect_rc 0 "05_simd: the loops cut M, N or K = INT_MAX into blocks, every tile inside C" big-sizes \
+    sh -c 'make -s build/asan/05_simd/big_sizes && build/asan/05_simd/big_sizes'
+
 echo "== stage 05 on other CPUs, emulated (tests/portability.sh; logs in build/port/logs/)"
 bash tests/portability.sh >"$LOG/portability.out" 2>&1
 tally portability "$LOG/portability.out"
