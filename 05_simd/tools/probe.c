@@ -10,9 +10,10 @@
  *   build/rel/05_simd/probe packing THREADS REPS N ...
  *       the five loops with a micro-kernel that does nothing (packing and loop overhead
  *       only), then the whole gemm_simd, alternated: packing's share of an N^3 product.
- *   build/rel/05_simd/probe blocks THREADS REPS N [KERNEL:]MC,KC,NC ...
+ *   build/rel/05_simd/probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared] ...
  *       gemm_packed with each set of block sizes (0 keeps the computed value; KERNEL: a kernel
- *       by its variant name, default the dispatch's) in turn, then OpenBLAS, at every
+ *       by its variant name, default the dispatch's; /own, /shared: how the threads share B,
+ *       --split) in turn, then OpenBLAS, at every
  *       repetition; each ratio is the median of run-by-run ratios, to the first set (above 1:
  *       faster than the first) and to OpenBLAS (above 1: faster than OpenBLAS).
  *   build/rel/05_simd/probe share THREADS REPS N ...
@@ -153,7 +154,7 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
     const microkernel nothing = {"nothing", best->mr, best->nr, do_nothing, best->cpu_has,
                                  best->needs, NULL, best->pack_a};
     const int n = atoi(argv[0]);
-    int nsets = packing ? 1 : argc - 1, blk[MAX_SETS][3] = {{0}};
+    int nsets = packing ? 1 : argc - 1, blk[MAX_SETS][3] = {{0}}, split[MAX_SETS] = {0};
     const microkernel *uks[MAX_SETS];
     if (n < 1 || nsets < 1 || nsets > MAX_SETS - 1)
         return 2;
@@ -169,8 +170,12 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
             }
             set = colon + 1;
         }
-        if (sscanf(set, "%d,%d,%d", &blk[s][0], &blk[s][1], &blk[s][2]) != 3) {
-            fprintf(stderr, "probe blocks: expects [KERNEL:]MC,KC,NC, got '%s'\n", argv[1 + s]);
+        const char *slash = strchr(set, '/');
+        if (slash)
+            split[s] = strcmp(slash, "/own") == 0 ? 1 : strcmp(slash, "/shared") == 0 ? 2 : -1;
+        if (sscanf(set, "%d,%d,%d", &blk[s][0], &blk[s][1], &blk[s][2]) != 3 || split[s] < 0) {
+            fprintf(stderr, "probe blocks: expects [KERNEL:]MC,KC,NC[/own|/shared], got '%s'\n",
+                    argv[1 + s]);
             return 2;
         }
     }
@@ -185,8 +190,10 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
             if (packing && who == 0)
                 gemm_packed(&nothing, n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
             else if ((packing && who == 1) || (!packing && who < nsets)) {
-                if (!packing)
+                if (!packing) {
                     gemm_blocking_override(blk[who][0], blk[who][1], blk[who][2]);
+                    gemm_split_override(split[who]);
+                }
                 gemm_packed(packing ? best : uks[who], n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
             } else
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A, n, B,
@@ -195,6 +202,7 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
                 t[who][r] = now() - t0;
         }
     gemm_blocking_override(0, 0, 0);
+    gemm_split_override(0);
     const double flop = 2.0 * (double)n * n * n;
     if (packing) {
         const double tp = median(t[0], reps), tg = median(t[1], reps), tb = median(t[2], reps);
@@ -300,7 +308,7 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "usage: probe kernel ROUNDS [KERNEL] KC,NC,MC ...\n"
                     "       probe packing THREADS REPS N ...\n"
-                    "       probe blocks THREADS REPS N [KERNEL:]MC,KC,NC ...\n"
+                    "       probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared] ...\n"
                     "       probe share THREADS REPS N ...\n");
     return 2;
 }
