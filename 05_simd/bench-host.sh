@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # 05_simd/bench-host.sh OUTDIR: stages 04 and 05 on every core of a 16-core host (the
 # nvidia-h100-x1 machines' Xeon: root, no network), in one call of about 7 minutes (each step
-# under a time limit, 9 minutes in all). The steps:
+# under a time limit, 9 minutes in all with the build). The steps:
 #
-#   peak     build/peak: the FMA peaks on 1 core and on all cores (again at the end): the share
-#            of the peak uses the all-core figure measured in the same call
+#   peak     build/peak: the FMA peaks on 1 core and on all cores: the share of the peak uses
+#            the all-core figure measured in the same call
 #   grid     05's best variant on 1, 2, 4, 8 and 16 threads, each thread count in two processes,
 #            one alternating run by run with MKL and one with OpenBLAS (as it loads there); 1024
 #            (1 and 2 threads), 2048 and 4096; two rounds, so that each ratio has a spread
@@ -27,9 +27,10 @@
 # first thread before a pthread OpenBLAS loads, which then counts one processor and never runs on
 # more (the harness's header warns; the first host run lost its OpenBLAS scaling to it).
 # MKL: MKL_HOME if set, else the folder MKL_CARRY (default .mkl-carry, in the repository root)
-# holding libmkl_{rt,core,gnu_thread,intel_lp64,avx512,avx2,def}.so.3.xz (xz -c each from
+# holding libmkl_{rt,core,gnu_thread,intel_lp64,avx512,avx2}.so.3.xz (xz -c each from
 # `pip install mkl`'s lib/), unpacked to build/mkl-lib. The commit in the CSVs: GIT_REV, else git
-# describe. SIZES_SCALE=small runs every step at 256/512/1024 for a dry run on a small machine.
+# describe. For a dry run on a small machine: SIZES_SCALE=small (every step at 256/512/1024) and
+# THREADS (default "1 2 4 8 16"; split uses the largest).
 set -u
 cd "$(dirname "$0")/.."
 out=${1:?usage: 05_simd/bench-host.sh OUTDIR}
@@ -74,7 +75,9 @@ BEST=$(./05_simd/simd --list | grep -v '\[not here' | head -n 1 | awk '{print $1
 S05=$out/05_simd_scaling.csv S04=$out/04_threads_scaling.csv PEAK=$out/05_simd_peak.csv
 AVX2=$out/05_simd_avx2.csv
 if [ "${SIZES_SCALE:-}" = small ]; then N0=256 N1=256 N2=512 N3=1024; else N0=1024 N1=2048 N2=4096 N3=8192; fi
-export BEST S05 S04 PEAK AVX2 N0 N1 N2 N3
+THREADS=${THREADS:-1 2 4 8 16}
+TMAX=$(echo "$THREADS" | tr ' ' '\n' | sort -n | tail -n 1)
+export BEST S05 S04 PEAK AVX2 N0 N1 N2 N3 THREADS TMAX
 
 peak() {
     local tmp
@@ -95,7 +98,7 @@ run05() {
 }
 grid() {
     for round in 1 2; do
-        for t in 1 2 4 8 16; do
+        for t in $THREADS; do
             local sizes=$N1,$N2
             [ "$t" -le 2 ] && sizes=$N0,$N1,$N2
             for lib in mkl openblas; do
@@ -106,7 +109,7 @@ grid() {
     done
 }
 big() {
-    for t in 1 2 4 8 16; do
+    for t in $THREADS; do
         local reps=5
         case $t in 1) reps=1 ;; 2) reps=2 ;; 4|8) reps=3 ;; esac
         for lib in mkl openblas; do
@@ -117,7 +120,7 @@ big() {
 }
 split() {
     for n in $N2 $N3; do
-        build/rel/05_simd/probe blocks 16 5 "$n" 0,0,0 0,0,0/own 0,0,0/shared
+        build/rel/05_simd/probe blocks "$TMAX" 5 "$n" 0,0,0 0,0,0/own 0,0,0/shared
     done
 }
 avx2() {
@@ -127,20 +130,21 @@ avx2() {
         --sizes "$N0,$N1,$N2" --reps 3 --csv "$AVX2" | grep -E "^(avx2|mkl)|^baseline"
 }
 scale04() {
-    ./04_threads/threads --variant omp_tiled_dyn --threads 1,2,4,8,16 --sizes "$N1,$N2" --reps 1 \
-        --csv "$S04" | grep -E "^(omp|openblas)"
-    ./04_threads/threads --variant omp_tiled_dyn --threads 8,16 -m "$N3" --reps 1 --csv "$S04" \
+    ./04_threads/threads --variant omp_tiled_dyn --threads "$(echo $THREADS | tr ' ' ,)" \
+        --sizes "$N1,$N2" --reps 1 --csv "$S04" | grep -E "^(omp|openblas)"
+    local top
+    top=$(echo "$THREADS" | tr ' ' '\n' | sort -n | tail -n 2 | paste -sd, -)
+    ./04_threads/threads --variant omp_tiled_dyn --threads "$top" -m "$N3" --reps 1 --csv "$S04" \
         | grep -E "^(omp|openblas)"
 }
 
 export -f peak run05 grid big split avx2 scale04
-step peak 30
-step grid 170
-step big 230
-step split 45 | tee "$out/05_split.txt"
-step avx2 50 OPENBLAS_CORETYPE=Haswell
-step scale04 60
-step peak 30
+step peak 40
+step grid 150
+step big 210
+step split 40 | tee "$out/05_split.txt"
+step avx2 40 OPENBLAS_CORETYPE=Haswell
+step scale04 50
 rm -f "$out/.lock"
 echo "== done, $(date -u +%T), $((SECONDS - T0)) s"
 PY=$(scripts/find-python.sh 2>/dev/null || command -v python3)
