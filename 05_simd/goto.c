@@ -7,7 +7,8 @@
  *     for pc in K, step KC
  *       pack A[ic:ic+MC, pc:pc+KC] into MR-row micro-panels          (all threads)
  *       for jc in N, step NC       (OpenMP)   B block: KC x NC, packed, stays in this core's L2
- *         pack B[pc:pc+KC, jc:jc+NC] into NR-column micro-panels     (each thread its own)
+ *         pack B[pc:pc+KC, jc:jc+NC] into NR-column micro-panels     (each thread its own;
+ *                                             or all threads the slice of B, shared: below)
  *         for ir in MC, step MR               A micro-panel MR x KC: stays in L1
  *           for jr in NC, step NR             B micro-panel KC x NR: streams from L2
  *             microkernel: C[ic+ir.., jc+jr..] (MR x NR) = Apanel.(alpha*Bpanel) + beta * C
@@ -126,7 +127,7 @@ gemm_blocking gemm_blocking_for(const microkernel *uk)
      * tile of C once per longer run of FMAs. Between two calls on the same A micro-panel, a call
      * also reads one KC x NR micro-panel of B. A narrow tile (NR floats in one cache line, as
      * AVX2's 16: a line of B a step) can keep both: the largest KC at which the two fit half
-     * of L1d (the AVX2 kernel at KC 256 against 1024: 2-7% faster at 2048 and 4096). A wide
+     * of L1d (the AVX2 kernel at KC 256 against 1024: 3-6% faster at 2048 and 4096). A wide
      * tile (AVX-512's 64 columns, 4 lines a step) would need KC <= 64 for that: its B streams
      * from L2, and A gets half of L1. Powers of two, 64..1024. */
     const int narrow = 4 * uk->nr <= 64;

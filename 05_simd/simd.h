@@ -138,13 +138,13 @@ typedef struct gemm_hooks {
     const void *ctx;
 } gemm_hooks;
 
-/* The five loops over the partition (goto.c's header draws them), with OpenMP over the
- * blocks of B as part says. */
+/* The five loops over the partition (goto.c's header draws them), with OpenMP over units of
+ * work as part says: blocks of B (each thread packs its own), or blocks of B times parts of
+ * the A block's rows (all threads pack the slice of B and share it). */
 void gemm_loops(const gemm_partition *part, const gemm_hooks *hooks);
 
 /* The Goto/BLIS algorithm with micro-kernel uk: the gemm_fn contract (gemm.h), OpenMP
- * over the blocks of B with omp_get_max_threads() threads (one, if called from inside a
- * parallel region). uk must be one this CPU can run. gemm_loops with 05's hooks: A and B
+ * with omp_get_max_threads() threads (one, if called from inside a parallel region). uk must be one this CPU can run. gemm_loops with 05's hooks: A and B
  * packed as they are (alpha into B), the tile into C. */
 void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const float *A,
                  int lda, const float *B, int ldb, float beta, float *C, int ldc);
