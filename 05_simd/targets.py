@@ -27,6 +27,7 @@ The best variant is the first in the files that is not avx2_6x16 (on a CPU witho
 avx2_6x16 itself). Only the standard library: no matplotlib needed.
 """
 import csv
+import os
 import statistics
 import sys
 from collections import defaultdict
@@ -52,7 +53,12 @@ def main(argv):
     if len(args) < 2:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    rows = [r for path in args[:-1] for r in read(path)]
+    missing = [path for path in args if not os.path.exists(path)]
+    for path in missing:
+        print(f"targets.py: {path}: no such file (left out)", file=sys.stderr)
+    rows = [r for path in args[:-1] if path not in missing for r in read(path)]
+    if args[-1] in missing:
+        return 2
     peak_rows = read(args[-1])
     measures = {p["measure"] for p in peak_rows}
     measure = next((m for m in ("fma_avx512", "fma_avx2") if m in measures), None)
