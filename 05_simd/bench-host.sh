@@ -1,26 +1,36 @@
 #!/usr/bin/env bash
-# 05_simd/bench-host.sh OUTDIR: stages 04 and 05 past two cores, on a host of 16 (the
-# nvidia-h100-x1 machines' Xeon: root, no network), in about six minutes. The steps:
+# 05_simd/bench-host.sh OUTDIR: stages 04 and 05 on every core of a 16-core host (the
+# nvidia-h100-x1 machines' Xeon: root, no network), in one call of about 7 minutes (each step
+# under a time limit, 9 minutes in all with the build). The steps:
 #
-#   pairs    05's best against OpenBLAS (the core it picks there) and MKL on 1 and 2 threads,
-#            512 to 4096: 05_simd/bench.sh with ROUNDS=1 (each process alternates at least
-#            three pairs of runs; targets.py prints the chapter's table and targets)
-#   scale05  05's best on 1, 2, 4, 8 and 16 threads against OpenBLAS on the same threads,
-#            n = 4096; then n = 8192 on 16 threads, and alone (no library) on 1
-#   scale04  04's best (omp_tiled_dyn) on 1, 2, 4, 8 and 16 threads against OpenBLAS, 2048
-#            and 4096
-#   mkl16    05's best against MKL on 16 threads, 4096 and 8192
-#   nc256    05's best on 1 and 16 threads at 4096 with NC = 256 set by hand (one B block a
-#            thread at 16, the partition before e52c60c), against OpenBLAS: 05_simd_nc256.csv
+#   peak     build/peak: the FMA peaks on 1 core and on all cores: the share of the peak uses
+#            the all-core figure measured in the same call
+#   grid     05's best variant on 1, 2, 4, 8 and 16 threads, each thread count in two processes,
+#            one alternating run by run with MKL and one with OpenBLAS (as it loads there); 1024
+#            (1 and 2 threads), 2048 and 4096; two rounds, so that each ratio has a spread
+#   big      the same at 8192, one round (one repetition on 1 thread: 7 s a run)
+#   split    16 threads at 4096 and 8192: the shared slice of B (the partition now), each thread
+#            its own blocks (the partition before, `--split own`) and OpenBLAS in turn in one
+#            process (build/rel/05_simd/probe blocks)
+#   avx2     avx2_6x16 on 1 thread against OpenBLAS's Haswell core and MKL's AVX2 path
+#            (MKL_ENABLE_INSTRUCTIONS=AVX2), 1024 to 4096
+#   scale04  04's best (omp_tiled_dyn) on 1 to 16 threads at 2048 and 4096 and on 8 and 16 at
+#            8192, alternated with OpenBLAS
 #
-# Every step runs under a timeout and says how long it took. Idle threads sleep
-# (OMP_WAIT_POLICY=passive, as in bench.sh). No OMP_PROC_BIND: it binds the first thread before
-# a pthread OpenBLAS loads, which then counts one processor and never runs on more (the
-# harness's header warns; the first host run lost its OpenBLAS scaling to it). MKL: MKL_HOME if set, else the folder MKL_CARRY (default .mkl-carry, in the
-# repository root) holding libmkl_*.so.3.xz, unpacked to build/mkl-lib. The commit in the
-# CSVs: GIT_REV, else git describe. Writes OUTDIR/05_simd_baselines.csv (+ _peak.csv),
-# 05_simd_scaling.csv, 04_threads_scaling.csv, machine.txt and bench-host.log; then
-# `python3 05_simd/plot_scaling.py OUTDIR` draws the scaling figure.
+# Files: OUTDIR/05_simd_scaling.csv (grid, big), 05_simd_peak.csv, 05_simd_avx2.csv,
+# 04_threads_scaling.csv, 05_split.txt, machine.txt, bench-host.log. Then
+#   python3 05_simd/targets.py OUTDIR/05_simd_scaling.csv OUTDIR/05_simd_avx2.csv OUTDIR/05_simd_peak.csv
+#   python3 05_simd/plot_scaling.py OUTDIR
+# print the targets and draw the scaling figure (bench-host.sh runs the first).
+#
+# Idle threads sleep (OMP_WAIT_POLICY=passive, as in bench.sh). No OMP_PROC_BIND: it binds the
+# first thread before a pthread OpenBLAS loads, which then counts one processor and never runs on
+# more (the harness's header warns; the first host run lost its OpenBLAS scaling to it).
+# MKL: MKL_HOME if set, else the folder MKL_CARRY (default .mkl-carry, in the repository root)
+# holding libmkl_{rt,core,gnu_thread,intel_lp64,avx512,avx2}.so.3.xz (xz -c each from
+# `pip install mkl`'s lib/), unpacked to build/mkl-lib. The commit in the CSVs: GIT_REV, else git
+# describe. For a dry run on a small machine: SIZES_SCALE=small (every step at 256/512/1024) and
+# THREADS (default "1 2 4 8 16"; split uses the largest).
 set -u
 cd "$(dirname "$0")/.."
 out=${1:?usage: 05_simd/bench-host.sh OUTDIR}
@@ -29,7 +39,7 @@ out=$(cd "$out" && pwd)
 exec > >(tee -a "$out/bench-host.log") 2>&1
 rev=${GIT_REV:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
 export GIT_REV=$rev OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4 GEMM_BENCH_LOCK=$out/.lock
-unset OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY
+unset OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY OPENBLAS_CORETYPE MKL_ENABLE_INSTRUCTIONS
 echo "== 05_simd/bench-host.sh, $(date -u +%FT%TZ), git $rev"
 
 if [ -z "${MKL_HOME:-}" ]; then
@@ -41,41 +51,101 @@ if [ -z "${MKL_HOME:-}" ]; then
         done
         export MKL_HOME=$PWD/build/mkl-lib
     else
-        echo "note: no MKL here (MKL_HOME unset, nothing in $carry): its steps say exit 77"
+        echo "note: no MKL here (MKL_HOME unset, nothing in $carry): its processes say exit 77"
     fi
 fi
 
-make -s -j"$(nproc)" GIT_REV="$rev" 04_threads/threads 05_simd/simd build/peak || { echo "build failed"; exit 1; }
+make -s -j"$(nproc)" GIT_REV="$rev" 04_threads/threads 05_simd/simd build/peak \
+    build/rel/05_simd/probe || { echo "build failed"; exit 1; }
 {
     lscpu; echo; free -g; echo; gcc --version | head -n1; echo
-    ldd 05_simd/simd; ./05_simd/simd --list
+    ldd 05_simd/simd; ./05_simd/simd --list; ./05_simd/simd -m 64 --no-baseline | head -n 3
 } >"$out/machine.txt" 2>&1
 echo "cores: $(nproc);$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 
-step() { # step NAME SECONDS COMMAND...
+T0=$SECONDS
+step() { # step NAME SECONDS [VAR=VALUE...]: the function NAME, under a time limit
     local name=$1 limit=$2 t0=$SECONDS
     shift 2
-    echo "== $name ($(date -u +%T), at most $limit s)"
-    timeout "$limit" "$@"
+    echo "== $name ($(date -u +%T), at most $limit s; $((SECONDS - T0)) s so far)"
+    timeout "$limit" env "$@" bash -c "$name"
     echo "== $name: exit $?, $((SECONDS - t0)) s"
 }
 BEST=$(./05_simd/simd --list | grep -v '\[not here' | head -n 1 | awk '{print $1}')
-S05=$out/05_simd_scaling.csv S04=$out/04_threads_scaling.csv
-# N1 N2 N3 (default 2048 4096 8192), PAIRS (default "512 1024 2048 4096"): smaller for a dry run
-N1=${N1:-2048} N2=${N2:-4096} N3=${N3:-8192} PAIRS=${PAIRS:-512 1024 2048 4096}
+S05=$out/05_simd_scaling.csv S04=$out/04_threads_scaling.csv PEAK=$out/05_simd_peak.csv
+AVX2=$out/05_simd_avx2.csv
+if [ "${SIZES_SCALE:-}" = small ]; then N0=256 N1=256 N2=512 N3=1024; else N0=1024 N1=2048 N2=4096 N3=8192; fi
+THREADS=${THREADS:-1 2 4 8 16}
+TMAX=$(echo "$THREADS" | tr ' ' '\n' | sort -n | tail -n 1)
+export BEST S05 S04 PEAK AVX2 N0 N1 N2 N3 THREADS TMAX
 
-step pairs 80 env MACHINE=host CSV="$out/05_simd_baselines.csv" PEAK="$out/05_simd_baselines_peak.csv" \
-    SIZES="$PAIRS" THREADS="1 2" ROUNDS=1 LIBS="openblas mkl" QUIET_WAIT=0 \
-    05_simd/bench.sh
-step scale05 90 ./05_simd/simd --variant "$BEST" --threads 1,2,4,8,16 -m "$N2" --reps 3 --csv "$S05"
-step scale05-big 70 sh -c "./05_simd/simd --variant $BEST --threads 16 -m $N3 --reps 3 --csv $S05 &&
-    ./05_simd/simd --variant $BEST --threads 1 -m $N3 --reps 1 --time-limit 60 --no-baseline --csv $S05"
-step scale04 50 sh -c "./04_threads/threads --variant omp_tiled_dyn --threads 1,2,4,8,16 -m $N1 --reps 3 --csv $S04 &&
-    ./04_threads/threads --variant omp_tiled_dyn --threads 1,2,4,8,16 -m $N2 --reps 1 --csv $S04"
-step mkl16 25 ./05_simd/simd --baseline mkl --variant "$BEST" --threads 16 --sizes $N2,$N3 --reps 3 --csv "$S05"
-# the partition before four B blocks a thread (05's NOTES, "Why 16 threads lose"): NC = 256 set
-# by hand (--blocks turns the four-blocks rule off), against the default in scale05
-step nc256 40 ./05_simd/simd --variant "$BEST" --threads 1,16 -m "$N2" --blocks 0,0,256 --reps 3 \
-    --csv "$out/05_simd_nc256.csv"
+peak() {
+    local tmp
+    tmp=$(mktemp)
+    build/peak --csv "$tmp" >/dev/null
+    if [ -s "$PEAK" ]; then tail -n +2 "$tmp" >>"$PEAK"; else cat "$tmp" >"$PEAK"; fi
+    rm -f "$tmp"
+    grep fma_avx512 "$PEAK" | tail -n 2
+}
+# ours against one library, in one process: run05 LIB THREADS SIZES REPS CSV [options]
+run05() {
+    local lib=$1 t=$2 sizes=$3 reps=$4 csv=$5
+    shift 5
+    local args=()
+    [ "$lib" = mkl ] && args=(--baseline mkl)
+    ./05_simd/simd "${args[@]}" --variant "$BEST" --threads "$t" --sizes "$sizes" --reps "$reps" \
+        --csv "$csv" "$@" | grep -E "^($BEST|mkl|openblas)|^(baseline|warning) "
+}
+grid() {
+    for round in 1 2; do
+        for t in $THREADS; do
+            local sizes=$N1,$N2
+            [ "$t" -le 2 ] && sizes=$N0,$N1,$N2
+            for lib in mkl openblas; do
+                echo "-- round $round, $t threads, $lib"
+                run05 "$lib" "$t" "$sizes" 3 "$S05"
+            done
+        done
+    done
+}
+big() {
+    for t in $THREADS; do
+        local reps=5
+        case $t in 1) reps=1 ;; 2) reps=2 ;; 4|8) reps=3 ;; esac
+        for lib in mkl openblas; do
+            echo "-- $t threads, $lib"
+            run05 "$lib" "$t" "$N3" "$reps" "$S05" --time-limit 60
+        done
+    done
+}
+split() {
+    for n in $N2 $N3; do
+        build/rel/05_simd/probe blocks "$TMAX" 5 "$n" 0,0,0 0,0,0/own 0,0,0/shared
+    done
+}
+avx2() {
+    ./05_simd/simd --variant avx2_6x16 --threads 1 --sizes "$N0,$N1,$N2" --reps 3 --csv "$AVX2" \
+        | grep -E "^(avx2|openblas)|^baseline"
+    MKL_ENABLE_INSTRUCTIONS=AVX2 ./05_simd/simd --baseline mkl --variant avx2_6x16 --threads 1 \
+        --sizes "$N0,$N1,$N2" --reps 3 --csv "$AVX2" | grep -E "^(avx2|mkl)|^baseline"
+}
+scale04() {
+    ./04_threads/threads --variant omp_tiled_dyn --threads "$(echo $THREADS | tr ' ' ,)" \
+        --sizes "$N1,$N2" --reps 1 --csv "$S04" | grep -E "^(omp|openblas)"
+    local top
+    top=$(echo "$THREADS" | tr ' ' '\n' | sort -n | tail -n 2 | paste -sd, -)
+    ./04_threads/threads --variant omp_tiled_dyn --threads "$top" -m "$N3" --reps 1 --csv "$S04" \
+        | grep -E "^(omp|openblas)"
+}
+
+export -f peak run05 grid big split avx2 scale04
+step peak 40
+step grid 150
+step big 210
+step split 40 | tee "$out/05_split.txt"
+step avx2 40 OPENBLAS_CORETYPE=Haswell
+step scale04 50
 rm -f "$out/.lock"
-echo "== done, $(date -u +%T)"
+echo "== done, $(date -u +%T), $((SECONDS - T0)) s"
+PY=$(scripts/find-python.sh 2>/dev/null || command -v python3)
+"$PY" 05_simd/targets.py "$S05" "$AVX2" "$PEAK"

@@ -15,8 +15,10 @@
 #   openblas-best  OPENBLAS_CORETYPE=SkylakeX, its AVX-512 core; on a CPU without AVX-512 that
 #                  core dies of an illegal instruction, so the script says so and takes
 #                  Haswell, the AVX2 kernels (OpenBLAS's Zen core runs the same ones)
+#   openblas-avx2  OPENBLAS_CORETYPE=Haswell: its AVX2 kernels, for VARIANTS=avx2_6x16
 #   blis           --baseline blis (make deps-blis)
 #   mkl            --baseline mkl (make deps-mkl)
+#   mkl-avx2       the same with MKL_ENABLE_INSTRUCTIONS=AVX2: its AVX2 path
 #
 # A library that is not installed is left out, with a line saying so. The rounds repeat the
 # whole sweep, so that a slow phase of a shared machine falls on one round of every library, not
@@ -70,14 +72,14 @@ fi
 have=""
 for lib in $LIBS; do
     case $lib in
-        openblas|openblas-best) have="$have $lib" ;;
-        mkl|blis)
-            if $BIN --baseline "$lib" --variant "$BEST" -m 16 --reps 1 >/dev/null 2>"$BINS/err"; then
+        openblas|openblas-best|openblas-avx2) have="$have $lib" ;;
+        mkl|blis|mkl-avx2)
+            if $BIN --baseline "${lib%-avx2}" --variant "$BEST" -m 16 --reps 1 >/dev/null 2>"$BINS/err"; then
                 have="$have $lib"
             else
                 echo "bench.sh: leaving $lib out: $(cat "$BINS/err")"
             fi ;;
-        *) echo "bench.sh: LIBS: unknown library '$lib' (openblas openblas-best blis mkl)" >&2; exit 2 ;;
+        *) echo "bench.sh: LIBS: unknown library '$lib' (openblas openblas-best openblas-avx2 blis mkl mkl-avx2)" >&2; exit 2 ;;
     esac
 done
 
@@ -114,7 +116,9 @@ run() { # run LABEL LIBRARY THREADS SIZE
     local label=$1 lib=$2 t=$3 s=$4 envs=(-u OPENBLAS_CORETYPE) args=()
     case $lib in
         openblas-best) envs=(OPENBLAS_CORETYPE="$BEST_CORE") ;;
+        openblas-avx2) envs=(OPENBLAS_CORETYPE=Haswell) ;;
         mkl|blis) args=(--baseline "$lib") ;;
+        mkl-avx2) envs=(MKL_ENABLE_INSTRUCTIONS=AVX2) args=(--baseline mkl) ;;
     esac
     wait_quiet
     # shellcheck disable=SC2046

@@ -7,7 +7,8 @@
  *     for pc in K, step KC
  *       pack A[ic:ic+MC, pc:pc+KC] into MR-row micro-panels          (all threads)
  *       for jc in N, step NC       (OpenMP)   B block: KC x NC, packed, stays in this core's L2
- *         pack B[pc:pc+KC, jc:jc+NC] into NR-column micro-panels     (each thread its own)
+ *         pack B[pc:pc+KC, jc:jc+NC] into NR-column micro-panels     (each thread its own;
+ *                                             or all threads the slice of B, shared: below)
  *         for ir in MC, step MR               A micro-panel MR x KC: stays in L1
  *           for jr in NC, step NR             B micro-panel KC x NR: streams from L2
  *             microkernel: C[ic+ir.., jc+jr..] (MR x NR) = Apanel.(alpha*Bpanel) + beta * C
@@ -34,8 +35,11 @@
 
 static int min_int(int a, int b) { return a < b ? a : b; }
 static int max_int(int a, int b) { return a > b ? a : b; }
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
-static int round_up(int a, int b) { return ceil_div(a, b) * b; }
+/* a >= 0, b > 0. Not (a + b - 1) / b: that overflows when a is within b of INT_MAX, and
+ * K = 2^31 - 1 is a size the contract accepts. */
+static int ceil_div(int a, int b) { return a / b + (a % b != 0); }
+static int round_up(int a, int b) { return ceil_div(a, b) * b; } /* a <= INT_MAX - b */
+static size_t round_up_size(size_t a, size_t b) { return (a + b - 1) / b * b; }
 
 /* ------------------------------------------------------------ the micro-kernels */
 
@@ -119,11 +123,17 @@ gemm_blocking gemm_blocking_for(const microkernel *uk)
     simd_cache_sizes(&l1d, &l2, &l3);
     gemm_blocking bs;
     /* KC (L1): the kernel reads one MR x KC micro-panel of A once per NR columns of the
-     * B block; it should stay in L1 between those calls, so at most half of L1 for it (the
-     * B micro-panel streams through the other half). A bigger KC also loads and stores the
-     * tile of C once per longer run of FMAs. The largest power of two that fits, 64..1024. */
+     * B block; it should stay in L1 between those calls. A bigger KC also loads and stores the
+     * tile of C once per longer run of FMAs. Between two calls on the same A micro-panel, a call
+     * also reads one KC x NR micro-panel of B. A narrow tile (NR floats in one cache line, as
+     * AVX2's 16: a line of B a step) can keep both: the largest KC at which the two fit half
+     * of L1d (the AVX2 kernel at KC 256 against 1024: 3-6% faster at 2048 and 4096). A wide
+     * tile (AVX-512's 64 columns, 4 lines a step) would need KC <= 64 for that: its B streams
+     * from L2, and A gets half of L1. Powers of two, 64..1024. */
+    const int narrow = 4 * uk->nr <= 64;
     bs.kc = 64;
-    while (bs.kc < 1024 && 4L * uk->mr * (2 * bs.kc) <= l1d / 2)
+    while (bs.kc < 1024 && (narrow ? 4L * (uk->mr + uk->nr) * (2 * bs.kc) <= l1d / 2
+                                   : 4L * uk->mr * (2 * bs.kc) <= l1d / 2))
         bs.kc *= 2;
     if (override_kc)
         bs.kc = override_kc;
@@ -204,7 +214,12 @@ static float *workspace(size_t floats)
 
 #define SMALL_FOR_THREADS (128.0 * 128 * 128) /* M*N*K below this: one thread */
 #define A_PACK_MIN_BLOCKS 8 /* pack A when it meets at least this many blocks of B */
-#define BLOCKS_PER_THREAD 4 /* blocks of B a thread takes in each slice of K, at least */
+#define UNITS_PER_THREAD 8  /* units of work a thread takes in each slice of K, at least */
+#define MIN_PART_PANELS 16  /* a part of the A block: at least this many micro-panels */
+
+static int split_override; /* gemm_split_override: 0 as the rule says, 1 own, 2 shared */
+
+void gemm_split_override(int split) { split_override = split; }
 
 gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K)
 {
@@ -213,78 +228,111 @@ gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K)
     gemm_partition pt = {.M = M, .N = N, .K = K, .mr = MR, .nr = NR};
     /* Threads only where there is work for them: starting a parallel region costs
      * microseconds, what a 64^3 product takes on one core. */
-    pt.nthreads = omp_in_parallel() || (double)M * N * K < SMALL_FOR_THREADS
-                      ? 1 : omp_get_max_threads();
+    const int T = pt.nthreads = omp_in_parallel() || (double)M * N * K < SMALL_FOR_THREADS
+                                    ? 1 : omp_get_max_threads();
 
-    /* K in equal slices of at most KC (K = KC+1 must not leave a slice of 1). */
+    /* K in equal slices of at most KC (K = KC+1 must not leave a slice of 1), M in equal
+     * blocks of at most MC (8192 rows: two of 4096, not 8190 and 2). */
     pt.kc = ceil_div(K, ceil_div(K, bs.kc));
-    pt.mc = min_int(bs.mc, round_up(M, MR));
-    /* N in nb blocks of nc columns (a multiple of NR, at most about NC), nb a multiple
-     * of the thread count where N allows, so that every thread gets as many; and on more than
-     * one thread at least BLOCKS_PER_THREAD each, so that the dynamic schedule can even out
-     * cores that run at different speeds before the barrier that ends each slice of K (16
-     * threads at 4096: one block each ran at 47-54% of 16x one thread, four at 64%), unless
-     * --blocks set NC (a knob must do what it says). */
-    const int strips = ceil_div(N, NR);
-    const int want = pt.nthreads > 1 && !override_nc
-                         ? max_int(ceil_div(N, bs.nc), BLOCKS_PER_THREAD * pt.nthreads)
-                         : ceil_div(N, bs.nc);
-    const int nb = min_int(round_up(want, pt.nthreads), strips);
-    pt.nc = NR * ceil_div(strips, nb);
+    pt.mc = round_up(ceil_div(M, ceil_div(M, bs.mc)), MR); /* <= bs.mc, a multiple of MR */
+    const int panels = ceil_div(pt.mc, MR);
+
+    /* N in nb blocks of nc columns (a multiple of NR, at most about NC). The threads take
+     * units of work one at a time until a slice of K is done, and then wait for the slowest:
+     * with u units each, about half a unit each on average, 1/(2u) of the slice. So at least
+     * UNITS_PER_THREAD units each (16 threads at 4096 on the host: one block each ran at 47-54%
+     * of 16x one thread, four at 64%). Two ways to get them:
+     *   own     each thread packs its own blocks of B (in its L2): a unit is a block, so the
+     *           blocks are narrowed (never under NR) until there are enough of them;
+     *   shared  the threads pack the slice of B (KC x N) together, before the barrier that the
+     *           A block needs anyway, and share it: a unit is a block times a part of the A
+     *           block's rows. B is packed once, and the units are as small as wanted; but a
+     *           unit reads its block from L3, where another core packed it.
+     * Shared where the blocks at the L2's width are too few and the slice fits a quarter of
+     * L3 (or C is too narrow for a block a thread); own otherwise, and on one thread.
+     * --blocks NC is used as set either way. */
+    long l1d, l2, l3;
+    simd_cache_sizes(&l1d, &l2, &l3);
+    const int strips = ceil_div(N, NR), want = UNITS_PER_THREAD * T;
+    int nb = ceil_div(N, bs.nc);
+    const int fits = 4.0 * pt.kc * strips * NR <= l3 / 4.0;
+    pt.shared_b = T > 1 && ((fits && (split_override == 2 || (split_override == 0 && nb < want))) ||
+                            nb < T); /* a narrow C: rows are the only work to share */
+    if (!pt.shared_b && T > 1 && !override_nc) /* own: narrower blocks, rounded to T */
+        nb = min_int(round_up(max_int(nb, split_override == 1 ? 4 * T : want), T), strips);
+    pt.nc = NR * ceil_div(strips, min_int(nb, strips));
     pt.nb = ceil_div(N, pt.nc);
-    /* Too few blocks of B for the threads (a narrow C): split the rows of the A block too. */
-    pt.mparts = pt.nb >= pt.nthreads ? 1 : pt.nthreads / pt.nb;
+    pt.rparts = pt.shared_b ? max_int(1, min_int(ceil_div(want, pt.nb), panels / MIN_PART_PANELS))
+                            : 1;
     return pt;
 }
 
 void gemm_loops(const gemm_partition *pt, const gemm_hooks *h)
 {
     const int M = pt->M, N = pt->N, K = pt->K, MR = pt->mr, NR = pt->nr;
-    const int mparts = pt->mparts, units = pt->nb * mparts;
+    const int parts = pt->rparts, units = pt->nb * parts, strips = ceil_div(N, NR);
 
-    /* One A block (shared, unless A is not packed), then per thread a B block and the
-     * hooks' scratch, each 64-byte aligned. */
-    const size_t a_floats = h->pack_a ? (size_t)round_up(pt->mc * pt->kc, 16) : 0;
-    const size_t b_floats = (size_t)round_up(pt->kc * pt->nc, 16);
-    const size_t per_thread = b_floats + (size_t)round_up((int)h->scratch_floats, 16);
-    float *const apack = workspace(a_floats + (size_t)pt->nthreads * per_thread);
+    /* One A block (unless A is not packed) and, shared, one slice of B (the micro-panel for
+     * column j at j*kc); or per thread its own B block. Then per thread the hooks' scratch.
+     * Each 64-byte aligned. */
+    const size_t a_floats = h->pack_a ? round_up_size((size_t)pt->mc * pt->kc, 16) : 0;
+    const size_t s_floats = pt->shared_b ? (size_t)strips * NR * pt->kc : 0;
+    const size_t b_floats = pt->shared_b ? 0 : round_up_size((size_t)pt->kc * pt->nc, 16);
+    const size_t per_thread = b_floats + round_up_size(h->scratch_floats, 16);
+    float *const apack = workspace(a_floats + s_floats + (size_t)pt->nthreads * per_thread);
+    float *const bslice = apack + a_floats;
 
 #pragma omp parallel num_threads(pt->nthreads)
     {
-        float *const bpack = apack + a_floats + (size_t)omp_get_thread_num() * per_thread;
+        float *const bpack = bslice + s_floats + (size_t)omp_get_thread_num() * per_thread;
         float *const scratch = bpack + b_floats;
-        for (int ic = 0; ic < M; ic += pt->mc) {
-            const int mc = min_int(pt->mc, M - ic);
+        /* (each loop steps by its block's own size, so that ic + mc <= M: ic + MC may pass
+         * INT_MAX) */
+        for (int ic = 0, mc; ic < M; ic += mc) {
+            mc = min_int(pt->mc, M - ic);
             const int panels = ceil_div(mc, MR);
-            for (int pc = 0; pc < K; pc += pt->kc) {
-                const int kc = min_int(pt->kc, K - pc);
+            for (int pc = 0, kc; pc < K; pc += kc) {
+                kc = min_int(pt->kc, K - pc);
 
                 if (h->pack_a) { /* (the same for every thread, as an omp for needs) */
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
                     for (int q = 0; q < panels; q++) {
                         const int rows_left = mc - q * MR; /* in this block, from this panel on */
                         h->pack_a(h->ctx, ic + q * MR, pc, min_int(MR, rows_left), kc, rows_left,
                                   apack + (size_t)q * MR * kc, scratch);
                     }
-                    /* (the barrier here: the A block is complete before anyone reads it) */
+                }
+                if (pt->shared_b) { /* the slice of B, one micro-panel at a time */
+#pragma omp for schedule(dynamic, 1) nowait
+                    for (int s = 0; s < strips; s++)
+                        h->pack_b(h->ctx, pc, s * NR, kc, min_int(NR, N - s * NR),
+                                  bslice + (size_t)s * NR * kc, scratch);
+                }
+                if (h->pack_a || pt->shared_b) {
+#pragma omp barrier /* the A block and the slice of B are complete before anyone reads them */
                 }
 
 #pragma omp for schedule(dynamic, 1)
                 for (int u = 0; u < units; u++) {
-                    const int jc = (u / mparts) * pt->nc, part = u % mparts;
+                    const int jc = (u / parts) * pt->nc, part = u % parts;
                     const int cols = min_int(pt->nc, N - jc);
-                    const int q0 = panels * part / mparts, q1 = panels * (part + 1) / mparts;
+                    const int q0 = panels * part / parts, q1 = panels * (part + 1) / parts;
+                    const float *b = bslice + (size_t)jc * kc;
                     if (q0 == q1)
                         continue;
-                    h->pack_b(h->ctx, pc, jc, kc, cols, bpack, scratch);
+                    if (!pt->shared_b) {
+                        h->pack_b(h->ctx, pc, jc, kc, cols, bpack, scratch);
+                        b = bpack;
+                    }
                     for (int ir = q0 * MR; ir < q1 * MR; ir += MR)
                         for (int jr = 0; jr < cols; jr += NR)
                             h->tile(h->ctx, ic + ir, jc + jr, pc, kc, min_int(MR, mc - ir),
                                     min_int(NR, cols - jr),
                                     h->pack_a ? apack + (size_t)ir * kc : NULL,
-                                    bpack + (size_t)jr * kc, scratch);
+                                    b + (size_t)jr * kc, scratch);
                 }
-                /* (the barrier here: nobody reads the A block when the next is packed) */
+                /* (the barrier here: nobody reads the A block or the slice of B while the next
+                 * ones are packed) */
             }
         }
     }

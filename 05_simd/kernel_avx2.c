@@ -32,6 +32,9 @@ void microkernel_avx2_6x16(int kc, const float *a, const float *b, float alpha, 
         _mm_prefetch((const char *)&c[IDX(i, n - 1, ldc)], _MM_HINT_T0); /* a row may span 2 lines */
     }
 
+    /* Unrolled by 4: measured 1-6% faster than the loop as written (the AVX-512 kernel gained
+     * nothing from it). */
+#pragma GCC unroll 4
     for (int p = 0; p < kc; p++) {
         const __m256 b0 = _mm256_load_ps(b), b1 = _mm256_load_ps(b + 8);
 #pragma GCC unroll 6

@@ -43,17 +43,25 @@ static void describe(void)
     long l1, l2, l3;
     simd_cache_sizes(&l1, &l2, &l3);
     const microkernel *uk = microkernel_best();
-    gemm_blocking bs = gemm_blocking_for(uk);
+    gemm_blocking bs = gemm_blocking_for(uk), b2 = gemm_blocking_for(&uk_avx2_6x16);
     snprintf(title, sizeof title,
-             "packed micro-kernels; dispatch picks %s; MC=%d KC=%d NC=%d (less where it would "
-             "give a thread under 4 blocks) from L1d %ld KiB, L2 %ld KiB, L3 %.1f MiB",
-             uk->name, bs.mc, bs.kc, bs.nc, l1 >> 10, l2 >> 10, l3 / 1048576.0);
+             "packed micro-kernels; dispatch picks %s; MC=%d KC=%d NC=%d (avx2_6x16: KC=%d "
+             "NC=%d) from L1d %ld KiB, L2 %ld KiB, L3 %.1f MiB",
+             uk->name, bs.mc, bs.kc, bs.nc, b2.kc, b2.nc, l1 >> 10, l2 >> 10, l3 / 1048576.0);
 }
 
-/* --blocks MC,KC,NC overrides the block sizes (0 keeps the computed one): for tuning. */
+/* --blocks MC,KC,NC overrides the block sizes (0 keeps the computed one): for tuning.
+ * --split own|shared: how the threads share B (goto.c's gemm_partition_for), for comparing. */
 static int blocks_option(bench_opts *o, const char *opt, const char *val)
 {
     (void)o;
+    if (strcmp(opt, "--split") == 0) {
+        if (!val || (strcmp(val, "own") != 0 && strcmp(val, "shared") != 0 &&
+                     strcmp(val, "auto") != 0))
+            cli_die("--split: expects own, shared or auto, got '%s'", val ? val : "");
+        gemm_split_override(strcmp(val, "own") == 0 ? 1 : strcmp(val, "shared") == 0 ? 2 : 0);
+        return 2;
+    }
     if (strcmp(opt, "--blocks") != 0)
         return 0;
     if (!val)
@@ -94,7 +102,10 @@ int main(int argc, char **argv)
         .nvariants = NALL,
         .extra_option = blocks_option,
         .extra_help = "  --blocks MC,KC,NC     override the cache block sizes (0: computed "
-                      "from the caches)\n",
+                      "from the caches)\n"
+                      "  --split own|shared|auto  threads: each packs its own blocks of B, or "
+                      "all pack\n                        each slice of B and share it (default "
+                      "auto: as the sizes say)\n",
         .backend = &openblas_backend,
     };
     return bench_main(&stage, argc, argv);

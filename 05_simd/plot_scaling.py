@@ -3,12 +3,13 @@
 
 Usage:  plot_scaling.py FOLDER [OUT.png] [--table]
 
-FOLDER holds 05_simd_scaling.csv, 04_threads_scaling.csv and 05_simd_baselines_peak.csv (what
-bench-host.sh writes; the reference run is results/h100/05_host). Draws GFLOP/s against threads: 05's
-best variant and 04's omp_tiled_dyn at each size, each with its one-thread rate times the threads
-(dotted), MKL where it ran, OpenBLAS where its rows are a same-thread comparison, and the FMA
-peak (build/peak: one core times the threads, and all cores together, as measured). --table
-prints the rows as Markdown instead.
+FOLDER holds 05_simd_scaling.csv, 04_threads_scaling.csv and the peak, 05_simd_peak.csv (or
+05_simd_baselines_peak.csv, the name the first host runs used). Draws two panels against the
+thread count: GFLOP/s of 05's best variant at each size (with one thread's rate times the threads,
+dotted), MKL and OpenBLAS as measured beside it, 04's omp_tiled_dyn, and the FMA peak (one core
+times the threads, and all cores together, as measured in the same call); and 05's ratio to each
+library, the median of the processes that alternated the two run by run (a bar: the range of
+those processes). --table prints the same as Markdown instead.
 
 OpenBLAS rows on more than one thread are left out when the run bound its threads: the first
 host run (git 2c84878) set OMP_PROC_BIND, and its pthread OpenBLAS then counted one processor
@@ -30,21 +31,32 @@ def read(path):
         return list(csv.DictReader(f))
 
 
-def series(rows):
-    """{(label, size): {threads: median GFLOP/s}}, ours and the libraries' rows apart."""
-    acc = defaultdict(lambda: defaultdict(list))
+def library(r):
+    return r["baseline"].split("-")[0]
+
+
+def collect(rows):
+    """ours[(variant, n)][t] -> [GFLOP/s], lib[(LIB, n)][t] -> [GFLOP/s],
+    ratio[(LIB, n)][t] -> [ours / LIB, one per process]: the square rows only."""
+    ours, lib, ratio = (defaultdict(lambda: defaultdict(list)) for _ in range(3))
     for r in rows:
-        t, n, g = int(r["threads"]), int(r["m"]), float(r["gflops"])
-        lib_row = r["variant"] == r["baseline"].lower()
-        if lib_row and r["baseline"].startswith("OpenBLAS") and t > 1 and r["git"] in BOUND_RUNS:
+        if not (r["m"] == r["n"] == r["k"]) or not r["baseline"] and r["variant"] == "":
             continue
-        label = r["baseline"].split("-")[0] if lib_row else r["variant"]
-        acc[(label, n)][t].append(g)
-    return {k: {t: statistics.median(v) for t, v in d.items()} for k, d in acc.items()}
+        t, n, g = int(r["threads"]), int(r["m"]), float(r["gflops"])
+        name = library(r) if r["baseline"] else ""
+        if name == "OpenBLAS" and t > 1 and r["git"] in BOUND_RUNS:
+            continue
+        if r["baseline"] and r["variant"] == r["baseline"].lower():
+            lib[(name, n)][t].append(g)
+        else:
+            ours[(r["variant"], n)][t].append(g)
+            if r["baseline_gflops"]:
+                ratio[(name, n)][t].append(g / float(r["baseline_gflops"]))
+    return ours, lib, ratio
 
 
 def peaks(rows):
-    """{threads: [GFLOP/s]} of the widest FMA build/peak measured (AVX-512, else AVX2)."""
+    """(kind, {threads: [GFLOP/s]}) of the widest FMA build/peak measured (AVX-512, else AVX2)."""
     for kind in ("fma_avx512", "fma_avx2"):
         got = defaultdict(list)
         for r in rows:
@@ -55,30 +67,52 @@ def peaks(rows):
     return None, {}
 
 
+def med(v):
+    return statistics.median(v)
+
+
+def table(o05, l05, r05, o04, kind, pk):
+    peak_all = {t: max(v) for t, v in pk.items()}
+    print("| n | threads | 05 GFLOP/s | x MKL (range) | x OpenBLAS (range) | MKL | OpenBLAS "
+          "| 04 GFLOP/s | 05 of the peak |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    variant = next(iter(sorted(o05)))[0] if o05 else ""
+    for n in sorted({n for (_, n) in o05}):
+        d = o05[(variant, n)]
+        for t in sorted(d):
+            cells = [str(n), str(t), f"{med(d[t]):.0f}"]
+            for name in ("MKL", "OpenBLAS"):
+                v = r05.get((name, n), {}).get(t)
+                cells.append(f"{med(v):.2f} ({min(v):.2f}-{max(v):.2f})" if v else "")
+            for name in ("MKL", "OpenBLAS"):
+                v = l05.get((name, n), {}).get(t)
+                cells.append(f"{med(v):.0f}" if v else "")
+            v04 = next((dd[t] for (vv, nn), dd in o04.items() if nn == n and t in dd), None)
+            cells.append(f"{med(v04):.0f}" if v04 else "")
+            cells.append(f"{med(d[t]) / peak_all[t]:.0%}" if t in peak_all else "")
+            print("| " + " | ".join(cells) + " |")
+    if pk:
+        print(f"\n{kind} peak (build/peak, this call): " + ", ".join(
+            f"{t} core{'s' if t > 1 else ''} {min(v):.0f}-{max(v):.0f}"
+            for t, v in sorted(pk.items())) + " GFLOP/s")
+
+
 def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if argv else 2
     folder, rest = argv[0], argv[1:]
-    s05 = series(read(os.path.join(folder, "05_simd_scaling.csv")))
-    s04 = series(read(os.path.join(folder, "04_threads_scaling.csv")))
-    kind, pk = peaks(read(os.path.join(folder, "05_simd_baselines_peak.csv")))
-    if not s05 and not s04:
+    rows05 = read(os.path.join(folder, "05_simd_scaling.csv"))
+    o05, l05, r05 = collect(rows05)
+    o04, _, _ = collect(read(os.path.join(folder, "04_threads_scaling.csv")))
+    peak_file = next((p for p in ("05_simd_peak.csv", "05_simd_baselines_peak.csv")
+                      if os.path.exists(os.path.join(folder, p))), "05_simd_peak.csv")
+    kind, pk = peaks(read(os.path.join(folder, peak_file)))
+    if not o05 and not o04:
         print(f"plot_scaling.py: no scaling rows in {folder}", file=sys.stderr)
         return 2
-    allser = {**{("05 " + k[0], k[1]): v for k, v in s05.items()},
-              **{("04 " + k[0], k[1]): v for k, v in s04.items()}}
     if "--table" in rest:
-        threads = sorted({t for d in allser.values() for t in d})
-        print("| GFLOP/s | n | " + " | ".join(f"{t} thr." for t in threads) + " | 16 / (16 x 1) |")
-        print("|---|---|" + "---:|" * (len(threads) + 1))
-        for (label, n), d in sorted(allser.items()):
-            eff = f"{d[16] / (16 * d[1]):.0%}" if 1 in d and 16 in d else "-"
-            cells = " | ".join(f"{d[t]:.0f}" if t in d else "" for t in threads)
-            print(f"| {label} | {n} | {cells} | {eff} |")
-        if pk:
-            print("\n" + kind + ": " + ", ".join(
-                f"{t} thr. {min(v):.0f}-{max(v):.0f}" for t, v in sorted(pk.items())))
+        table(o05, l05, r05, o04, kind, pk)
         return 0
 
     try:
@@ -91,49 +125,66 @@ def main(argv):
     import matplotlib.pyplot as plt
 
     out = next((a for a in rest if a.endswith(".png")), os.path.join(folder, "05_scaling.png"))
-    fig, ax = plt.subplots(figsize=(8, 5.2))
-    styles = {"05 ": ("tab:blue", "o"), "04 ": ("tab:orange", "s")}
-    for (label, n), d in sorted(allser.items()):
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 5.2), gridspec_kw={"width_ratios": [3, 2]})
+    sizes = sorted({n for (_, n) in list(o05) + list(o04)})
+    styles = ["--", "-", "-."] if len(sizes) >= 3 else ["--", "-"]
+    style = {n: styles[min(i, len(styles) - 1)] for i, n in enumerate(sizes[-3:])}
+    threads = sorted({t for d in list(o05.values()) + list(o04.values()) for t in d})
+    for (variant, n), d in sorted(o05.items()):
         ts = sorted(d)
-        ours = not label.endswith(("mkl", "openblas", "MKL", "OpenBLAS"))
-        lib = label.split(" ", 1)[1]
-        if ours:
-            colour, marker = styles[label[:3]]
-            ls = "-" if n in (4096,) else "--"
-            ax.plot(ts, [d[t] for t in ts], ls, color=colour, marker=marker,
-                    label=f"{label} (stage {label[:2]}), n = {n}")
-            if 1 in d and len(ts) > 1:
-                ax.plot(ts, [d[1] * t for t in ts], ":", color=colour, alpha=0.5, lw=1)
-        elif label.startswith("05 "):  # the same library rows appear in both files
-            colour = "tab:red" if lib == "MKL" else "tab:green"
-            ax.plot(ts, [d[t] for t in ts], "*" if lib == "MKL" else "D", color=colour, ms=10,
-                    linestyle="none", label=f"{lib}, n = {n}")
-            for t in ts:
-                ax.annotate(str(n), (t, d[t]), textcoords="offset points", xytext=(6, -3),
-                            fontsize=7, color=colour)
+        ax.plot(ts, [med(d[t]) for t in ts], style.get(n, ":"), color="tab:blue", marker="o",
+                label=f"05 {variant}, n = {n}")
+        if 1 in d and len(ts) > 1:
+            ax.plot(ts, [med(d[1]) * t for t in ts], ":", color="tab:blue", alpha=0.4, lw=1)
+    for (variant, n), d in sorted(o04.items()):
+        ts = sorted(d)
+        ax.plot(ts, [med(d[t]) for t in ts], style.get(n, ":"), color="tab:orange", marker="s",
+                ms=4, label=f"04 {variant}, n = {n}")
+    marks = {"MKL": ("tab:red", "*"), "OpenBLAS": ("tab:green", "D")}
+    for (name, n), d in sorted(l05.items()):
+        colour, marker = marks.get(name, ("0.4", "x"))
+        ts = sorted(d)
+        ax.plot(ts, [med(d[t]) for t in ts], marker, color=colour, ms=7 if marker == "*" else 4,
+                linestyle="none", alpha=0.8,
+                label=f"{name} beside it" if n == max(s for (nm, s) in l05 if nm == name) else None)
     if pk:
-        one = statistics.median(pk.get(1, [0])) or None
+        one = med(pk.get(1, [0])) or None
         if one:
-            ts = [1, 2, 4, 8, 16]
-            ax.plot(ts, [one * t for t in ts], "-", color="0.6", lw=1,
+            ax.plot(threads, [one * t for t in threads], "-", color="0.6", lw=1,
                     label=f"{kind} peak, one core x threads")
         for t, v in pk.items():
             if t > 1:
-                ax.plot([t, t], [min(v), max(v)], "-", color="k", lw=3, alpha=0.6,
-                        label=f"{kind} peak, {t} cores together (range measured)")
-    ax.set_xscale("log", base=2)
+                ax.plot([t, t], [min(v), max(v)], "-", color="k", lw=4, alpha=0.6,
+                        label=f"{kind} peak, {t} cores together (this call)")
+    for a in (ax, ax2):
+        a.set_xscale("log", base=2)
+        a.set_xticks(threads)
+        a.set_xticklabels([str(t) for t in threads])
+        a.grid(True, which="both", alpha=0.3)
+        a.set_xlabel("threads (one a core)")
     ax.set_yscale("log", base=2)
-    ax.set_xticks([1, 2, 4, 8, 16])
-    ax.set_xticklabels(["1", "2", "4", "8", "16"])
-    ticks = [32, 64, 128, 256, 512, 1024, 2048]
+    ticks = [t for t in (16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
+             if t >= min(16, min((med(v) for d in o04.values() for v in d.values()), default=16))]
     ax.set_yticks(ticks)
     ax.set_yticklabels([str(t) for t in ticks])
-    ax.set_xlabel("threads (the host has 16 cores, one thread each)")
     ax.set_ylabel("GFLOP/s (dotted: one thread's rate x threads)")
-    cpu = next((r["device"] for r in read(os.path.join(folder, "05_simd_scaling.csv"))), "")
-    ax.set_title(f"Stages 04 and 05 on 1-16 cores ({cpu}), against MKL and OpenBLAS", fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="upper left")
+
+    for (name, n), d in sorted(r05.items()):
+        colour = marks.get(name, ("0.4", "x"))[0]
+        ts = sorted(d)
+        ms = [med(d[t]) for t in ts]
+        ax2.plot(ts, ms, style.get(n, ":"), color=colour, marker="o", ms=4,
+                 label=f"05 / {name}, n = {n}")
+        for t in ts:
+            if len(d[t]) > 1:
+                ax2.plot([t, t], [min(d[t]), max(d[t])], "-", color=colour, lw=1, alpha=0.5)
+    ax2.axhline(1.0, color="k", lw=1)
+    ax2.set_ylabel("05 / library, alternated in one process (median; bar: range)")
+    ax2.legend(fontsize=7, loc="lower left")
+    cpu = next((r["device"] for r in rows05), "")
+    fig.suptitle(f"Stages 04 and 05 on 1-{max(threads)} cores ({cpu}), against MKL and OpenBLAS",
+                 fontsize=10)
     fig.tight_layout()
     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
     fig.savefig(out, dpi=110)

@@ -104,11 +104,17 @@ typedef struct gemm_partition {
     int M, N, K, mr, nr;
     int nthreads; /* one inside a parallel region, or for a small product */
     int kc;       /* K in equal slices of at most KC */
-    int mc;       /* the rows of a block of A: at most MC */
+    int mc;       /* M in equal blocks of at most MC rows (a multiple of MR) */
     int nc, nb;   /* N in nb blocks of nc columns (a multiple of NR) */
-    int mparts;   /* fewer blocks of B than threads: each block of A in this many parts */
+    int shared_b; /* 1: the threads pack each slice of B together and share it */
+    int rparts;   /* a unit of work: a block of B times one of rparts parts of the A block */
 } gemm_partition;
 gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K);
+
+/* How the threads share B (goto.c's gemm_partition_for says when it picks which): 0 as the
+ * rule says, 1 each thread packs its own blocks (at least 4 a thread, the partition before
+ * the shared one), 2 the threads pack each slice of B together and share it. */
+void gemm_split_override(int split);
 
 /* What gemm_loops calls, from every thread. ctx is the caller's; (i, j, p) is where the panel,
  * block or tile starts in the M x N x K product.
@@ -132,13 +138,13 @@ typedef struct gemm_hooks {
     const void *ctx;
 } gemm_hooks;
 
-/* The five loops over the partition (goto.c's header draws them), with OpenMP over the
- * blocks of B as part says. */
+/* The five loops over the partition (goto.c's header draws them), with OpenMP over units of
+ * work as part says: blocks of B (each thread packs its own), or blocks of B times parts of
+ * the A block's rows (all threads pack the slice of B and share it). */
 void gemm_loops(const gemm_partition *part, const gemm_hooks *hooks);
 
 /* The Goto/BLIS algorithm with micro-kernel uk: the gemm_fn contract (gemm.h), OpenMP
- * over the blocks of B with omp_get_max_threads() threads (one, if called from inside a
- * parallel region). uk must be one this CPU can run. gemm_loops with 05's hooks: A and B
+ * with omp_get_max_threads() threads (one, if called from inside a parallel region). uk must be one this CPU can run. gemm_loops with 05's hooks: A and B
  * packed as they are (alpha into B), the tile into C. */
 void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const float *A,
                  int lda, const float *B, int ldb, float beta, float *C, int ldc);

@@ -25,3 +25,9 @@ build/rel/05_simd/probe: build/rel/05_simd/tools/probe.o build/rel/05_simd/libsi
     build/rel/common/matrix.o build/rel/common/quick_return.o build/rel/common/sysinfo.o \
     build/rel/common/peak_lib.o
 	$(CC) $(CFLAGS) -o $@ $^ -lopenblas -lm
+
+# build/asan/05_simd/big_sizes: the five loops at sizes next to INT_MAX, with hooks that only
+# count (tools/big_sizes.c), under UBSan; tests/run-tests.sh runs it.
+build/asan/05_simd/big_sizes: build/asan/05_simd/tools/big_sizes.o build/asan/05_simd/libsimd.a \
+    build/asan/common/matrix.o build/asan/common/quick_return.o build/asan/common/sysinfo.o
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lm

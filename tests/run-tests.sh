@@ -201,6 +201,10 @@ out=$(make -s stage07 NVCC= 2>&1)
     ok "make stage07 without nvcc (NVCC= hides it): says it needs nvcc" ||
     bad "make stage07 NVCC=: '$out' (want: a CUDA stage, nvcc not found)"
 
+echo "== stage 05's five loops at sizes next to INT_MAX (05_simd/tools/big_sizes.c, under UBSan)"
+expect_rc 0 "05_simd: the loops cut M, N or K = INT_MAX into blocks, every tile inside C" big-sizes \
+    sh -c 'make -s build/asan/05_simd/big_sizes && build/asan/05_simd/big_sizes'
+
 echo "== stage 05 on other CPUs, emulated (tests/portability.sh; logs in build/port/logs/)"
 bash tests/portability.sh >"$LOG/portability.out" 2>&1
 tally portability "$LOG/portability.out"

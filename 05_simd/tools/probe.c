@@ -3,16 +3,19 @@
  * by 2x over minutes and only side-by-side runs can be compared.
  *
  *   make build/rel/05_simd/probe      (a program of its own, not part of the stage's)
- *   build/rel/05_simd/probe kernel ROUNDS KC,NC,MC ...
- *       the 6x64 micro-kernel alone, over an MC x KC block of A and a KC x NC block of B that
- *       are already packed (and in cache): the five loops' inner two, no packing, C in cache.
+ *   build/rel/05_simd/probe kernel ROUNDS [KERNEL] KC,NC,MC ...
+ *       a micro-kernel alone (default avx512_6x64; or avx2_6x16, generic ...), over an MC x KC
+ *       block of A and a KC x NC block of B that are already packed (and in cache): the five
+ *       loops' inner two, no packing, C in cache.
  *   build/rel/05_simd/probe packing THREADS REPS N ...
  *       the five loops with a micro-kernel that does nothing (packing and loop overhead
  *       only), then the whole gemm_simd, alternated: packing's share of an N^3 product.
- *   build/rel/05_simd/probe blocks THREADS REPS N MC,KC,NC ...
- *       gemm_simd with each set of block sizes (0 keeps the computed value) in turn, then
- *       OpenBLAS, at every repetition; each ratio is the median of run-by-run ratios to the
- *       first set (above 1: faster than the first).
+ *   build/rel/05_simd/probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared] ...
+ *       gemm_packed with each set of block sizes (0 keeps the computed value; KERNEL: a kernel
+ *       by its variant name, default the dispatch's; /own, /shared: how the threads share B,
+ *       --split) in turn, then OpenBLAS, at every
+ *       repetition; each ratio is the median of run-by-run ratios, to the first set (above 1:
+ *       faster than the first) and to OpenBLAS (above 1: faster than OpenBLAS).
  *   build/rel/05_simd/probe share THREADS REPS N ...
  *       the share of the peak, pair by pair: build/peak's AVX-512 FMA loop (its fastest of 3
  *       runs of 0.03 s, the run length build/peak uses), then one gemm_simd call of N^3, REPS
@@ -65,6 +68,17 @@ static double minimum(const double *v, int n)
     return m;
 }
 
+/* A micro-kernel by its variant name ("avx2_6x16"), or NULL. */
+static const microkernel *kernel_named(const char *name)
+{
+    const microkernel *all[] = {&uk_avx512_6x64, &uk_avx512_14x32, &uk_avx2_6x16,
+                                &uk_generic_6x16, &uk_omp_simd_6x64};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        if (strcmp(all[i]->name, name) == 0)
+            return all[i]->cpu_has() ? all[i] : NULL;
+    return NULL;
+}
+
 static float *filled(size_t n, unsigned seed)
 {
     float *p = aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64);
@@ -79,9 +93,10 @@ static float *filled(size_t n, unsigned seed)
 
 static int probe_kernel(int rounds, int nsets, char **sets)
 {
-    const microkernel *uk = &uk_avx512_6x64;
-    if (!uk->cpu_has()) {
-        fprintf(stderr, "probe kernel: this CPU has no AVX-512\n");
+    const char *name = nsets > 0 && !strchr(sets[0], ',') ? (nsets--, *sets++) : "avx512_6x64";
+    const microkernel *uk = kernel_named(name);
+    if (!uk) {
+        fprintf(stderr, "probe kernel: no kernel '%s' that this CPU can run\n", name);
         return 77;
     }
     if (rounds < 1 || rounds > MAX_REPS || nsets > MAX_SETS)
@@ -114,8 +129,9 @@ static int probe_kernel(int rounds, int nsets, char **sets)
         }
     for (int s = 0; s < nsets; s++) {
         const double flop = 2.0 * mc[s] * nc[s] * kc[s];
-        printf("kernel  KC=%4d NC=%4d MC=%4d  median %6.1f  best %6.1f GFLOP/s\n", kc[s], nc[s],
-               mc[s], flop / median(t[s], rounds) / 1e9, flop / minimum(t[s], rounds) / 1e9);
+        printf("kernel %s KC=%4d NC=%4d MC=%4d  median %6.1f  best %6.1f GFLOP/s\n", uk->name,
+               kc[s], nc[s], mc[s], flop / median(t[s], rounds) / 1e9,
+               flop / minimum(t[s], rounds) / 1e9);
     }
     free(a), free(b), free(c);
     return 0;
@@ -138,14 +154,31 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
     const microkernel nothing = {"nothing", best->mr, best->nr, do_nothing, best->cpu_has,
                                  best->needs, NULL, best->pack_a};
     const int n = atoi(argv[0]);
-    int nsets = packing ? 1 : argc - 1, blk[MAX_SETS][3] = {{0}};
+    int nsets = packing ? 1 : argc - 1, blk[MAX_SETS][3] = {{0}}, split[MAX_SETS] = {0};
+    const microkernel *uks[MAX_SETS];
     if (n < 1 || nsets < 1 || nsets > MAX_SETS - 1)
         return 2;
-    for (int s = 0; !packing && s < nsets; s++)
-        if (sscanf(argv[1 + s], "%d,%d,%d", &blk[s][0], &blk[s][1], &blk[s][2]) != 3) {
-            fprintf(stderr, "probe blocks: expects MC,KC,NC, got '%s'\n", argv[1 + s]);
+    for (int s = 0; !packing && s < nsets; s++) {
+        const char *set = argv[1 + s], *colon = strchr(set, ':');
+        uks[s] = best;
+        if (colon) {
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(colon - set), set);
+            if (!(uks[s] = kernel_named(name))) {
+                fprintf(stderr, "probe blocks: no kernel '%s' that this CPU can run\n", name);
+                return 77;
+            }
+            set = colon + 1;
+        }
+        const char *slash = strchr(set, '/');
+        if (slash)
+            split[s] = strcmp(slash, "/own") == 0 ? 1 : strcmp(slash, "/shared") == 0 ? 2 : -1;
+        if (sscanf(set, "%d,%d,%d", &blk[s][0], &blk[s][1], &blk[s][2]) != 3 || split[s] < 0) {
+            fprintf(stderr, "probe blocks: expects [KERNEL:]MC,KC,NC[/own|/shared], got '%s'\n",
+                    argv[1 + s]);
             return 2;
         }
+    }
     const size_t nn = (size_t)n * n;
     float *A = filled(nn, 1), *B = filled(nn, 2), *C = filled(nn, 3);
     static double t[MAX_SETS][MAX_REPS];
@@ -157,9 +190,11 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
             if (packing && who == 0)
                 gemm_packed(&nothing, n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
             else if ((packing && who == 1) || (!packing && who < nsets)) {
-                if (!packing)
+                if (!packing) {
                     gemm_blocking_override(blk[who][0], blk[who][1], blk[who][2]);
-                gemm_simd(n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
+                    gemm_split_override(split[who]);
+                }
+                gemm_packed(packing ? best : uks[who], n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
             } else
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A, n, B,
                             n, 0.0f, C, n);
@@ -167,6 +202,7 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
                 t[who][r] = now() - t0;
         }
     gemm_blocking_override(0, 0, 0);
+    gemm_split_override(0);
     const double flop = 2.0 * (double)n * n * n;
     if (packing) {
         const double tp = median(t[0], reps), tg = median(t[1], reps), tb = median(t[2], reps);
@@ -177,12 +213,15 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
     } else {
         printf("blocks n=%d threads=%d:\n", n, threads);
         for (int s = 0; s <= nsets; s++) {
-            double ratio[MAX_REPS];
-            for (int r = 0; r < reps; r++)
+            double ratio[MAX_REPS], vs_lib[MAX_REPS];
+            for (int r = 0; r < reps; r++) {
                 ratio[r] = t[0][r] / t[s][r];
-            printf("  %-16s median %6.1f  best %6.1f GFLOP/s  x%.3f of the first\n",
-                   s < nsets ? argv[1 + s] : "OpenBLAS", flop / median(t[s], reps) / 1e9,
-                   flop / minimum(t[s], reps) / 1e9, median(ratio, reps));
+                vs_lib[r] = t[nsets][r] / t[s][r];
+            }
+            printf("  %-28s median %6.1f  best %6.1f GFLOP/s  x%.3f of the first  x%.3f of "
+                   "OpenBLAS\n", s < nsets ? argv[1 + s] : "OpenBLAS",
+                   flop / median(t[s], reps) / 1e9, flop / minimum(t[s], reps) / 1e9,
+                   median(ratio, reps), median(vs_lib, reps));
         }
     }
     free(A), free(B), free(C);
@@ -267,9 +306,9 @@ int main(int argc, char **argv)
             rc = probe_share(atoi(argv[2]), atoi(argv[3]), atoi(argv[i]));
         return rc;
     }
-    fprintf(stderr, "usage: probe kernel ROUNDS KC,NC,MC ...\n"
+    fprintf(stderr, "usage: probe kernel ROUNDS [KERNEL] KC,NC,MC ...\n"
                     "       probe packing THREADS REPS N ...\n"
-                    "       probe blocks THREADS REPS N MC,KC,NC ...\n"
+                    "       probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared] ...\n"
                     "       probe share THREADS REPS N ...\n");
     return 2;
 }
