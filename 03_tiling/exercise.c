@@ -3,8 +3,9 @@
  * Build and grade it with:   make grade STAGE=03
  * The grader runs your functions over awkward shapes (1x1x1, primes, sizes one past a
  * power of two, leading dimensions larger than the width, beta != 0, NaN in C with
- * beta == 0) with the default tile (TILE_DEFAULT in tiling.h), and times them against the
- * solution. Until you fill them in, every check FAILs. Small tiles test the edges harder:
+ * beta == 0) with the default tile (TILE_DEFAULT in tiling.h), then the edge cases of
+ * --edges (K = 0, alpha = 0 with NaN in A, NaN and Inf in one element, overflow), and times
+ * them against the solution (02's ikj, linked, is not part of this exercise). Until you fill them in, every check FAILs. Small tiles test the edges harder:
  *   build/grade/03_tiling/tiling --variant tiled --tile 7,16,64 --sizes 33,127,300
  * (a tile of 7 makes every block an edge case).
  */
@@ -40,8 +41,11 @@ void gemm_tiled_copy(int M, int N, int K, float alpha, const float *A, int lda, 
     /* TODO: the same three block loops, but before each block product copy the A block
      * and the B block into buffers from aligned_alloc(64, bytes) (bytes a multiple of
      * 64), with a row stride ldt = T rounded up to 16 floats, so every row starts on a
-     * cache line. Sum the C tile in a third buffer (zero it before the k0 loop), then
-     * write C[i][j] = alpha*sum + beta*C[i][j] once (no read of C when beta == 0).
+     * cache line. Multiply alpha into the copy of B (Bb[k][j] = alpha*B[k][j]), so that
+     * every term carries it, as in 01: alpha*sum would overflow where the terms do not
+     * (A = B = 1e20, alpha = 1e-20). Sum the C tile in a third buffer (zero it before the
+     * k0 loop), then write C[i][j] = sum + beta*C[i][j] once, and C[i][j] = sum when
+     * beta == 0 (no read of C).
      * Hints:
      * - check the allocations; free them before you return (the solution keeps them
      *   between calls instead: the chapter's Pitfalls say why; free is fine here).

@@ -1,10 +1,11 @@
 /* 06_strassen exercise: write one level of Strassen, then Winograd's form.
  *
  * Build and grade it with:   make grade STAGE=06
- * The grader runs every variant over awkward shapes (1x1x1, 7x13x5, primes, lda > K,
- * beta != 0, NaN in C with beta == 0). strassen_1lvl and strassen_2lvl call your
- * strassen_level, winograd calls your winograd_level; classic and reloaded_* are the
- * stage's own and pass from the start. Until you fill these in, the Strassen rows FAIL.
+ * The grader runs the variants that call your code over awkward shapes (1x1x1, 7x13x5,
+ * primes, lda > K, beta != 0, NaN in C with beta == 0) and the edge cases (--edges):
+ * strassen_1lvl and strassen_2lvl call your strassen_level, winograd_1lvl, winograd and
+ * hybrid_2lvl your winograd_level (06_strassen/grade-modes.txt lists them); classic and
+ * reloaded_* are the stage's own, solved for you. Until you fill these in, those rows FAIL.
  *
  * What you have (strassen.h): the quadrants are pointer offsets, no copies; the three
  * temporaries come from level_temps; mat_add and mat_acc are the additions; each product
@@ -16,7 +17,7 @@
  * of them would go straight to classic and never reach your code. Here a level applies to
  * anything of size 2 or more, so every shape runs your seven products, odd sizes included
  * (driver.c peels the odd row, column and rank-1 update off for you). Timing at 512, the
- * grader then compares your levels against the solution's classic: expect below 1.00x. */
+ * grader runs the solution with --cutoff 2 as well, so both sides run the same levels. */
 const int strassen_default_cutoff = 2;
 
 void strassen_level(const fast_plan *plan, int levels, int m, int n, int k, float alpha,

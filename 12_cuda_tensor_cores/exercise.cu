@@ -9,8 +9,8 @@
  * kernels too: a missing __syncthreads() often passes a check by luck.
  *
  * Helpers you may use, from operands.cuh: store_pair (two results into C, with the edges and
- * alpha, beta) and gemm_store (one). The README's sections "What one instruction computes" and
- * "Feeding mma.sync" have the fragment layouts.
+ * alpha, beta) and gemm_store (one). The chapter's sections "What a tensor core computes" and
+ * "Feeding mma.sync" (README.md) have the fragment layouts.
  */
 #include <mma.h>
 
@@ -108,7 +108,7 @@ void gemm_mma_ldmatrix(int M, int N, int K, float alpha, const gemm_bf16 *A, int
 
 /* ---- mma_tf32 and mma_3xtf32: FP32 matrices on the tensor cores (--fp32) ---------------------
  * Grade them with the rest: make grade STAGE=12 runs ./cuda_tensor_cores --fp32 for these two.
- * Read the README's section "FP32 matrices on the tensor cores" first.
+ * Read the chapter "FP32 on the tensor cores" (fp32.md) first.
  */
 namespace {
 

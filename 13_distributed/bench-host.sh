@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # 13_distributed/bench-host.sh OUTDIR: the chapter's measurements, on a host of 16 cores and one
-# GPU (the nvidia-h100-x1 machines: root, no network), in under 8 minutes. The steps, most
+# GPU (such as the host of one H100: root, no network), in under 8 minutes. The steps, most
 # important first (each one's seconds on the first host run in brackets, where it ran):
 #
 #   comm     --bench-comm: ping-pong and broadcasts on 16 ranks (grid 4x4) and on 4 ranks (2x2),

@@ -294,6 +294,13 @@ case $rc in
         else bad "summa_nccl: exit 77 but not one line on stderr"; fi ;;
     *) bad "summa_nccl -m 8: exit $rc (see $LOG/case$n.*)" ;;
 esac
+# --list names every variant; one that cannot run here is marked, as cli.c marks the others
+n=$((n + 1))
+"${MPI[@]}" -np 1 $BIN --list >"$LOG/case$n.out" 2>&1
+listed=$(grep -cE '^(summa|summa_overlap|local_only|summa_nccl|summa_nccl_cublas|warptile_alone|cublas_alone|local_only_gpu) ' "$LOG/case$n.out")
+if [ "$listed" -eq 8 ] && { [ $rc -eq 0 ] || [ "$(grep -c '\[not here: ' "$LOG/case$n.out")" -eq 5 ]; }; then
+    ok "--list: all 8 variants$([ $rc -eq 0 ] || echo ', the 5 GPU ones marked [not here: ...]')"
+else bad "--list: $listed of 8 variants listed, or the GPU ones not marked (see $LOG/case$n.out)"; fi
 
 echo
 echo "$pass passed, $fail failed, $skip skipped"

@@ -49,6 +49,9 @@ static const variant all_variants[] = {
 };
 enum { NALL = sizeof all_variants / sizeof all_variants[0] };
 
+/* A GPU variant where this run has no GPU per rank: listed, marked "not here", never run. */
+static int not_here(void) { return 0; }
+
 /* ------------------------------------------------------------ options */
 
 static struct {
@@ -230,9 +233,10 @@ int main(int argc, char **argv)
     const int node_ranks = ranks_on_node();
     cli_prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 
-    /* The variant table: the GPU ones where the GPU part is built in and every rank of a node
-     * can have a GPU of its own (--variant all runs those). Naming one that cannot run exits
-     * 77, "skipped", as a CUDA stage does on a machine without a GPU, or 2 with too few GPUs. */
+    /* The variant table: every variant; the GPU ones run where the GPU part is built in and
+     * every rank of a node can have a GPU of its own (--variant all runs those; --list marks the
+     * others "not here", as cli.c does for a CPU feature). Naming one that cannot run exits 77,
+     * "skipped", as a CUDA stage does on a machine without a GPU, or 2 with too few GPUs. */
     const int have_gpu = gpu_missing() == NULL;
     int ndev = have_gpu ? gpu_devices() : 0, fewest;
     int per_rank = ndev >= node_ranks, all_per_rank;
@@ -242,11 +246,17 @@ int main(int argc, char **argv)
     gemm_variant table[NALL];
     variant vars[NALL];
     int nvars = 0;
-    for (int v = 0; v < NALL; v++)
-        if (!all_variants[v].gpu || (ndev > 0 && all_per_rank)) {
-            vars[nvars] = all_variants[v];
-            table[nvars++] = (gemm_variant){all_variants[v].name, all_variants[v].desc, NULL};
-        }
+    static char gpu_needs[240];
+    snprintf(gpu_needs, sizeof gpu_needs, "a CUDA GPU for each rank (%s)",
+             !have_gpu ? gpu_missing() : ndev > 0 ? "fewer GPUs than ranks on a node"
+                                                  : "no CUDA device");
+    for (int v = 0; v < NALL; v++) {
+        const int here = !all_variants[v].gpu || (ndev > 0 && all_per_rank);
+        vars[nvars] = all_variants[v];
+        table[nvars++] = (gemm_variant){all_variants[v].name, all_variants[v].desc, NULL,
+                                        .runnable = here ? NULL : not_here,
+                                        .needs = here ? NULL : gpu_needs};
+    }
     for (int a = 1; a + 1 < argc && !(ndev > 0 && all_per_rank); a++)
         if (!strcmp(argv[a], "--variant"))
             for (int v = 0; v < NALL; v++)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make grade STAGE=NN: build stage NN with exercise.c (or .cu) in place of the solution's
-# kernel file, check every variant over the awkward shapes, time it against the solution,
+# kernel file, check the exercise's variants over the awkward shapes and the edge-case suite
+# (--edges: BLAS's rules, NaN/Inf propagation, overflow), time each against the solution,
 # and print a short report. Exit status 0 when every check passes.
 set -u
 cd "$(dirname "$0")/.."
@@ -20,7 +21,10 @@ make -s "$sol" "$ex" >/dev/null || { echo "grade: the build failed (messages abo
 shapes=$(grep -v '^#' tests/shapes.txt | paste -sd, -)
 report=$(mktemp) rows=$(mktemp)
 # what to grade: every variant, or the lines of the stage's grade-modes.txt, each the program's
-# options that choose them (12: its BF16 variants, then --fp32 --variant mma_tf32,mma_3xtf32)
+# options that choose them (12: its BF16 variants, then --fp32 --variant mma_tf32,mma_3xtf32).
+# A stage whose table also lists kernels the exercise does not touch (an earlier stage's,
+# linked for comparison; a variant solved for you) names the exercise's own there, so that
+# only what the student wrote is checked and timed.
 modes=("--variant all")
 [ -f "$dir/grade-modes.txt" ] && mapfile -t modes < <(grep -v -e '^#' -e '^[[:space:]]*$' "$dir/grade-modes.txt")
 [ "${#modes[@]}" -gt 0 ] || modes=("--variant all")
@@ -34,23 +38,42 @@ for mode in "${modes[@]}"; do
         if [ "$rc" -ge 2 ]; then echo "exit $rc with $mode ${opts:-(default options)} (a crash or refused input):"; tail -n 3 "$report" | sed 's/^/    /'; fi
         # one line per check: variant, shape, options, PASS/FAIL, the harness's "first bad
         # element", and the options that chose the variant
-        awk -v o="$(echo $pre $opts)" -v p="$pre" 'function flush() { if (row != "") print row "\t" why "\t" p; row = why = "" }
-            $NF == "PASS" || $NF == "FAIL" { flush(); row = $1 "\t" $2 "x" $3 "x" $4 "\t" o "\t" $NF; next }
+        awk -v o="$(echo $pre $opts)" -v p="$pre" -v ex="$ex" -v opts="$opts" '
+            function flush() { if (row != "") print row "\t" why "\t" p "\t" cmd; row = why = "" }
+            # the verdict column; a row may go on after it ("busy: others used 1.4 cores")
+            function verdict(  i) { for (i = 5; i <= NF; i++) if ($i == "PASS" || $i == "FAIL") return $i; return "" }
+            /^[^ ]/ && verdict() != "" { flush(); row = $1 "\t" $2 "x" $3 "x" $4 "\t" o "\t" verdict()
+                cmd = ex " " (p == "" ? "" : p " ") "--variant " $1 " --sizes " $2 "x" $3 "x" $4 (opts == "" ? "" : " " opts) " --no-baseline --reps 1"; next }
             row != "" && /^    first bad element: / { why = substr($0, 24) }
             END { flush() }' "$report" >>"$rows"
     done
+    # the edge-case suite, every rule of common/gemm.h: one row per case, the reason under a FAIL
+    # shellcheck disable=SC2086
+    "$ex" $mode --no-baseline --edges >"$report" 2>&1
+    rc=$?
+    if [ "$rc" -eq 77 ]; then echo "no CUDA device: grade this stage on a GPU machine"; exit 77; fi
+    if [ "$rc" -ge 2 ]; then echo "exit $rc with $mode --edges (a crash or refused input):"; tail -n 3 "$report" | sed 's/^/    /'; fi
+    awk -v p="$pre" -v ex="$ex" '
+        function trim(x) { gsub(/^ +| +$/, "", x); return x }
+        function flush() { if (row != "") print row "\t" why "\t" p "\t" cmd; row = why = "" }
+        /^[^ ]/ && ($NF == "PASS" || $NF == "FAIL") && length($0) > 70 {
+            flush(); v = trim(substr($0, 1, 16))
+            row = v "\t" trim(substr($0, 59, 12)) "\t--edges: " trim(substr($0, 18, 40)) "\t" $NF
+            cmd = ex " " (p == "" ? "" : p " ") "--variant " v " --edges --no-baseline"; next }
+        row != "" && /^    [^ ]/ && why == "" { why = substr($0, 5) }
+        END { flush() }' "$report" >>"$rows"
 done
-echo "checks (every shape in tests/shapes.txt; options: defaults, --alpha -1.5 --beta 0.5, --pad 5):"
+echo "checks (every shape in tests/shapes.txt; options: defaults, --alpha -1.5 --beta 0.5, --pad 5; then --edges):"
 # per variant, in the table's order: the count, a few failing shapes, then the first failure
 # (the first option set, then the first shape), why it failed and the command that shows it
-awk -F'\t' -v ex="$ex" '
+awk -F'\t' '
     !($1 in n) { order[++nv] = $1 }
     { n[$1]++; opts = ($3 == "" ? "defaults" : $3) }
     $4 == "PASS" { ok[$1]++ }
     $4 == "FAIL" && nf[$1]++ < 4 { eg[$1] = eg[$1] " " $2 " (" opts ")" }
     $4 == "FAIL" && !($1 in first) {
         first[$1] = $2 " (" opts "): " ($5 == "" ? "no diagnostic printed" : $5)
-        cmd[$1] = ex " --variant " $1 " --sizes " $2 ($3 == "" ? "" : " " $3) " --no-baseline --reps 1" }
+        cmd[$1] = $7 }
     END { for (k = 1; k <= nv; k++) { v = order[k]
             printf "  %-16s %3d of %3d pass%s\n", v, ok[v], n[v], (v in eg ? "; failing e.g." eg[v] : "")
             if (v in first) printf "      first failure: %s\n      reproduce:     %s\n", first[v], cmd[v] } }' "$rows"

@@ -2,7 +2,7 @@
 # tests/check-commands.sh: every command the book quotes still runs as written.
 #
 #   tests/check-commands.sh [--gpu] [--list] [FILE.md ...]
-#       (default files: README.md docs/*.md NN_*/README.md, read in that order)
+#       (default files: README.md docs/*.md and the chapters, NN_*/*.md but NOTES.md, in that order)
 #
 # What counts as a quoted command: a line of a fenced block with no language (or sh, bash,
 # console) that starts with make, ./, build/, scripts/, tests/, NN_topic/, python3 or an

@@ -22,7 +22,8 @@ LIST_ONLY = not STUB and "--list" in args
 files = [] if STUB else [a for a in args if not a.startswith("--")]
 LINK_FILES = files      # whose relative links are checked: the files named, else every .md
 if not files:
-    files = ["README.md"] + sorted(glob.glob("docs/*.md")) + sorted(glob.glob("[0-9][0-9]_*/README.md"))
+    files = ["README.md"] + sorted(glob.glob("docs/*.md")) + sorted(
+        p for p in glob.glob("[0-9][0-9]_*/*.md") if not p.endswith("/NOTES.md"))   # the chapters
 
 # ---- the stages: "dir prog kind" -------------------------------------------------------------
 # (in --stub mode `make` is the stub: the list comes down in the environment)
