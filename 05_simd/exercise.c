@@ -38,6 +38,9 @@ void microkernel_generic_6x16(int kc, const float *a, const float *b, float alph
      * TODO 3: write the tile. For a full tile (m == 6, n == 16) store alpha*acc (+ beta*C)
      *         row by row; otherwise copy acc to a float tile[6][16] and write only i < m, j < n.
      * Hints:
+     * - goto.c calls you with alpha = 1: alpha is already in the packed B (each term gets its
+     *   alpha, chapter 01's rule, for one multiply per packed element). Keep the alpha* all the
+     *   same: the contract says it, and a caller that did not pack B would need it.
      * - when beta == 0 do not read C at all: the grader fills it with NaN, and 0*NaN is NaN.
      * - row i of C starts at c + i*ldc, not c + i*n.
      * - `objdump -d build/rel/05_simd/exercise.o | grep vfmadd` shows whether your loop became

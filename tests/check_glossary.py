@@ -22,7 +22,7 @@ import glob, os, re, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GLOSSARY = os.path.join(ROOT, "docs", "glossary.md")
-WAIVED = {"05_simd/README.md"}      # being reworked by its owner: the links are theirs to add
+WAIVED = set()  # a chapter being rewritten elsewhere, its first uses counted on one SKIP line
 
 
 def slug(heading):
