@@ -1,0 +1,79 @@
+/* kernel_amx.c: 2 x 2 C tiles, each A and B tile used twice.
+ *
+ * The naive kernel loads two tiles (2 KiB) for every TDPBF16PS. Here four C tiles, a 32 x 32
+ * block of C, stay in tiles 0-3 for the whole panel; for each 32 values of K, two A tiles (the
+ * block's two bands of 16 rows) and two B tiles (its two bands of 16 columns) are loaded, and
+ * each meets both of the other kind:
+ *
+ *           B0    B1                 tiles: 0-3 C, 4-5 A, 6-7 B: all eight
+ *     A0 [ C0 ] [ C1 ]               loads per TDPBF16PS: 4 / 4 = 1 KiB (naive: 2 KiB)
+ *     A1 [ C2 ] [ C3 ]
+ *
+ * Eight tile registers allow no more: 2 x 3 would need 6 C tiles + 2 A + 3 B.
+ */
+#include "amx.h"
+
+#ifdef AMX_X86
+#include <immintrin.h>
+
+/* C[0:m, 0:n] = alpha * t + beta * C (C not read when beta == 0), t a block of floats with row
+ * stride ldt (a tile stored to memory), m, n <= 32. */
+void amx_store_c(const float *t, int ldt, float alpha, float beta, float *c, int ldc, int m, int n)
+{
+    const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
+    for (int j = 0; j < n; j += 16) {
+        const int w = n - j;
+        const __mmask16 mask = w >= 16 ? 0xFFFF : (__mmask16)((1u << w) - 1);
+        for (int i = 0; i < m; i++) {
+            __m512 r = _mm512_mul_ps(va, _mm512_loadu_ps(t + (size_t)i * ldt + j));
+            float *ci = c + (size_t)i * ldc + j;
+            if (beta != 0.0f)
+                r = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(mask, ci), r);
+            _mm512_mask_storeu_ps(ci, mask, r);
+        }
+    }
+}
+
+void microkernel_amx_32x32(int kc, const uint16_t *a, const uint16_t *b, float alpha, float beta,
+                           float *c, int ldc, int m, int n, float *scratch)
+{
+    /* A whole block with alpha = 1 and beta 0 or 1 (a later slice of K) goes through the tiles
+     * straight from and to C (FP32 rows ldc apart); anything else through scratch. */
+    const int direct = m == 32 && n == 32 && alpha == 1.0f && (beta == 0.0f || beta == 1.0f);
+    const size_t ld = sizeof(float) * (size_t)ldc;
+    if (direct && beta == 1.0f) {
+        _tile_loadd(0, c, ld);
+        _tile_loadd(1, c + 16, ld);
+        _tile_loadd(2, c + 16 * (size_t)ldc, ld);
+        _tile_loadd(3, c + 16 * (size_t)ldc + 16, ld);
+    } else {
+        _tile_zero(0);
+        _tile_zero(1);
+        _tile_zero(2);
+        _tile_zero(3);
+    }
+    for (int kb = 0; kb < kc / TILE_K; kb++) {
+        const uint16_t *ak = a + (size_t)kb * 2 * TILE_ELEMS, *bk = b + (size_t)kb * 2 * TILE_ELEMS;
+        _tile_loadd(4, ak, 64);
+        _tile_loadd(6, bk, 64);
+        _tile_dpbf16ps(0, 4, 6);
+        _tile_loadd(7, bk + TILE_ELEMS, 64);
+        _tile_dpbf16ps(1, 4, 7);
+        _tile_loadd(5, ak + TILE_ELEMS, 64);
+        _tile_dpbf16ps(2, 5, 6);
+        _tile_dpbf16ps(3, 5, 7);
+    }
+    if (direct) {
+        _tile_stored(0, c, ld);
+        _tile_stored(1, c + 16, ld);
+        _tile_stored(2, c + 16 * (size_t)ldc, ld);
+        _tile_stored(3, c + 16 * (size_t)ldc + 16, ld);
+        return;
+    }
+    _tile_stored(0, scratch, 128);
+    _tile_stored(1, scratch + 16, 128);
+    _tile_stored(2, scratch + 16 * 32, 128);
+    _tile_stored(3, scratch + 16 * 32 + 16, 128);
+    amx_store_c(scratch, 32, alpha, beta, c, ldc, m, n);
+}
+#endif
