@@ -19,7 +19,6 @@
  */
 #include "amx.h"
 
-#include <string.h>
 
 static int round_up(int a, int b) { return (a + b - 1) / b * b; }
 
@@ -53,42 +52,48 @@ void pack_b_pairs(int NR, int kc, int cols, const void *Bv, int ldb, float alpha
     }
 }
 
-/* A tiles: dst[((p/32) (MR/16) + i/16) 512 + (i%16) 32 + p%32] = A(i, p). */
+#ifdef AMX_X86
+#include <immintrin.h>
+
+/* n <= 32 BF16 values from x (none past n are read), zeros after */
+static inline __mmask32 first(int n) { return n >= 32 ? 0xFFFFFFFFu : n > 0 ? (1u << n) - 1 : 0; }
+
+/* A tiles: dst[((p/32) (MR/16) + i/16) 512 + (i%16) 32 + p%32] = A(i, p): each 64-byte row of a
+ * tile is 32 values of one row of A, one masked load and one store. */
 void pack_a_tiles(int MR, int rows, int kc, const void *Av, int lda, uint16_t *dst)
 {
     const uint16_t *A = Av;
     const int kp = round_up(kc, TILE_K), mt = MR / TILE_M;
     for (int kb = 0; kb < kp / TILE_K; kb++)
-        for (int t = 0; t < mt; t++) {
-            uint16_t *d = dst + (size_t)(kb * mt + t) * TILE_ELEMS;
-            for (int r = 0; r < TILE_M; r++) {
-                const int i = t * TILE_M + r, p0 = kb * TILE_K;
-                const int w = i < rows ? (kc - p0 < TILE_K ? kc - p0 : TILE_K) : 0;
-                if (w > 0)
-                    memcpy(d + r * TILE_K, A + (size_t)i * lda + p0, sizeof(uint16_t) * (size_t)w);
-                memset(d + r * TILE_K + w, 0, sizeof(uint16_t) * (size_t)(TILE_K - w));
-            }
+        for (int i = 0; i < MR; i++) {
+            const int p0 = kb * TILE_K;
+            const __m512i row = i < rows ? _mm512_maskz_loadu_epi16(first(kc - p0), A + (size_t)i * lda + p0)
+                                         : _mm512_setzero_si512();
+            _mm512_store_si512(dst + (size_t)(kb * mt + i / TILE_M) * TILE_ELEMS + (i % TILE_M) * TILE_K, row);
         }
 }
 
 /* B tiles in the pair layout: dst[((p/32) (NR/16) + j/16) 512 + ((p%32)/2) 32 + (j%16) 2 + p%2]
- * = B(p, j). */
+ * = B(p, j). A pair row of a tile is 16 values of row p and 16 of row p+1, interleaved: each
+ * widened to 32 bits, the second shifted into the upper halves, one OR, one 64-byte store. */
 void pack_b_tiles(int NR, int kc, int cols, const void *Bv, int ldb, float alpha, uint16_t *dst)
 {
     const uint16_t *B = Bv;
-    (void)alpha;
     const int kp = round_up(kc, TILE_K), nt = NR / TILE_N;
-    for (int kb = 0; kb < kp / TILE_K; kb++)
-        for (int r = 0; r < TILE_K / 2; r++) {
-            const int p = kb * TILE_K + 2 * r;
-            const uint16_t *b0 = B + (size_t)p * ldb, *b1 = b0 + ldb;
-            for (int t = 0; t < nt; t++) {
-                uint16_t *d = dst + (size_t)(kb * nt + t) * TILE_ELEMS + r * 2 * TILE_N;
-                for (int jj = 0; jj < TILE_N; jj++) {
-                    const int j = t * TILE_N + jj;
-                    d[2 * jj] = j < cols && p < kc ? b0[j] : 0;
-                    d[2 * jj + 1] = j < cols && p + 1 < kc ? b1[j] : 0;
-                }
-            }
+    (void)alpha; /* BF16: the kernel applies it */
+    for (int p = 0; p < kp; p += 2) {
+        const int kb = p / TILE_K, r = (p % TILE_K) / 2;
+        for (int t = 0; t < nt; t++) {
+            const int w = cols - t * TILE_N; /* columns of B in this tile */
+            const __mmask16 m = w >= 16 ? 0xFFFF : w > 0 ? (__mmask16)((1u << w) - 1) : 0;
+            const __m256i b0 = p < kc ? _mm256_maskz_loadu_epi16(m, B + (size_t)p * ldb + t * TILE_N)
+                                      : _mm256_setzero_si256();
+            const __m256i b1 = p + 1 < kc ? _mm256_maskz_loadu_epi16(m, B + (size_t)(p + 1) * ldb + t * TILE_N)
+                                          : _mm256_setzero_si256();
+            const __m512i pairs = _mm512_or_si512(_mm512_cvtepu16_epi32(b0),
+                                                  _mm512_slli_epi32(_mm512_cvtepu16_epi32(b1), 16));
+            _mm512_store_si512(dst + (size_t)(kb * nt + t) * TILE_ELEMS + r * 2 * TILE_N, pairs);
         }
+    }
 }
+#endif
