@@ -137,33 +137,81 @@ static void pack_a_split(const split_scheme *s, int MR, int rows, int kc, const 
 }
 
 /* kc x cols of FP32 B, times alpha -> an NR-column panel of B tiles in the pair layout,
- * [group][block][NR/16][16 pair rows][16][2] */
+ * [group][block][NR/16][16 pair rows][16][2]. Each row of the group is split once, then written
+ * into every block that uses it. */
 static void pack_b_split(const split_scheme *s, int NR, int kc, int cols, const float *B, int ldb,
                          float alpha, uint16_t *dst)
 {
     const int nt = NR / TILE_N, groups = (kc + s->group - 1) / s->group;
+    __m512i piece[32][3];
     for (int g = 0; g < groups; g++)
-        for (int t = 0; t < s->nblocks; t++) {
-            const kblock *kb = &s->blocks[t];
-            for (int jt = 0; jt < nt; jt++) {
+        for (int jt = 0; jt < nt; jt++) {
+            const int w = cols - jt * TILE_N; /* columns of B in this tile */
+            for (int r = 0; r < s->group; r++) {
+                const int k = g * s->group + r;
+                split(load16(B + (size_t)k * ldb + jt * TILE_N, k < kc ? w : 0, alpha), piece[r]);
+            }
+            for (int t = 0; t < s->nblocks; t++) {
+                const kblock *kb = &s->blocks[t];
                 uint16_t *d = dst + (size_t)((g * s->nblocks + t) * nt + jt) * TILE_ELEMS;
-                const int w = cols - jt * TILE_N; /* columns of B in this tile */
                 for (int r = 0; r < TILE_K / 2; r++) {
-                    __m512i e[3], o[3];
-                    if (kb->same_k) {
-                        const int k = g * s->group + kb->koff + r;
-                        split(load16(B + (size_t)k * ldb + jt * TILE_N, k < kc ? w : 0, alpha), e);
-                        _mm512_store_si512(d + r * TILE_K, pair_words(e[kb->bE], e[kb->bO]));
-                    } else {
-                        const int k = g * s->group + kb->koff + 2 * r;
-                        split(load16(B + (size_t)k * ldb + jt * TILE_N, k < kc ? w : 0, alpha), e);
-                        split(load16(B + (size_t)(k + 1) * ldb + jt * TILE_N, k + 1 < kc ? w : 0,
-                                     alpha), o);
-                        _mm512_store_si512(d + r * TILE_K, pair_words(e[kb->bE], o[kb->bE]));
-                    }
+                    const __m512i *e = piece[kb->same_k ? kb->koff + r : kb->koff + 2 * r];
+                    const __m512i *o = kb->same_k ? e : e + 3;
+                    _mm512_store_si512(d + r * TILE_K, kb->same_k ? pair_words(e[kb->bE], e[kb->bO])
+                                                                  : pair_words(e[kb->bE], o[kb->bE]));
                 }
             }
         }
+}
+
+/* ---- amx_fp32: the pieces apart, each in the plain tile layout ------------------------------------ */
+
+/* rows x kc of FP32 A -> [K-block of 32][piece][MR/16][16][32]: a tile of each piece */
+static void pack_a_pieces(int MR, int rows, int kc, const void *Av, int lda, uint16_t *dst)
+{
+    const float *A = Av;
+    const int mt = MR / TILE_M, blocks = (kc + TILE_K - 1) / TILE_K;
+    for (int kb = 0; kb < blocks; kb++)
+        for (int i = 0; i < MR; i++) {
+            const float *a = A + (size_t)i * lda + kb * TILE_K;
+            const int left = i < rows ? kc - kb * TILE_K : 0;
+            __m512i p0[3], p1[3];
+            split(load16(a, left, 1.0f), p0);
+            split(load16(a + 16, left - 16, 1.0f), p1);
+            for (int p = 0; p < 3; p++)
+                _mm512_store_si512(dst + ((size_t)(kb * 3 + p) * mt + i / TILE_M) * TILE_ELEMS +
+                                       (i % TILE_M) * TILE_K, packed_halves(p0[p], p1[p]));
+        }
+}
+
+/* kc x cols of FP32 B, times alpha -> [K-block of 32][piece][NR/16][16 pair rows][16][2] */
+static void pack_b_pieces(int NR, int kc, int cols, const void *Bv, int ldb, float alpha,
+                          uint16_t *dst)
+{
+    const float *B = Bv;
+    const int nt = NR / TILE_N, blocks = (kc + TILE_K - 1) / TILE_K;
+    for (int kb = 0; kb < blocks; kb++)
+        for (int r = 0; r < TILE_K / 2; r++) {
+            const int k = kb * TILE_K + 2 * r;
+            for (int t = 0; t < nt; t++) {
+                const int w = cols - t * TILE_N;
+                __m512i e[3], o[3];
+                split(load16(B + (size_t)k * ldb + t * TILE_N, k < kc ? w : 0, alpha), e);
+                split(load16(B + (size_t)(k + 1) * ldb + t * TILE_N, k + 1 < kc ? w : 0, alpha), o);
+                for (int p = 0; p < 3; p++)
+                    _mm512_store_si512(dst + ((size_t)(kb * 3 + p) * nt + t) * TILE_ELEMS + r * TILE_K,
+                                       pair_words(e[p], o[p]));
+            }
+        }
+}
+
+static const panel_packer packer_pieces = {pack_a_pieces, pack_b_pieces, TILE_K, 3, 1, 4};
+
+void gemm_amx_fp32(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                   int ldb, float beta, float *C, int ldc)
+{
+    gemm_tiles_packed(&kernel_amx_pieces, &packer_pieces, M, N, K, alpha, A, lda, B, ldb, beta, C,
+                      ldc);
 }
 
 #define SCHEME(name, s)                                                                        \
@@ -182,8 +230,8 @@ SCHEME(six, six)
 SCHEME(three, three)
 SCHEME(one, one)
 
-void gemm_amx_fp32(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
-                   int ldb, float beta, float *C, int ldc)
+void gemm_amx_fp32_folded(int M, int N, int K, float alpha, const float *A, int lda,
+                          const float *B, int ldb, float beta, float *C, int ldc)
 {
     gemm_tiles_packed(&kernel_amx_blocked, &packer_six, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
@@ -211,6 +259,7 @@ void gemm_amx_bf16x1(int M, int N, int K, float alpha, const float *A, int lda, 
         (void)beta, (void)C, (void)ldc;                                                        \
     }
 NONE(gemm_amx_fp32)
+NONE(gemm_amx_fp32_folded)
 NONE(gemm_amx_bf16x3)
 NONE(gemm_amx_bf16x1)
 #endif

@@ -34,11 +34,9 @@ void amx_store_c(const float *t, int ldt, float alpha, float beta, float *c, int
     }
 }
 
-void microkernel_amx_32x32(int kc, const uint16_t *a, const uint16_t *b, float alpha, float beta,
-                           float *c, int ldc, int m, int n, float *scratch)
+/* The block of C in tiles 0-3: from C (a later slice of K, alpha = 1: beta == 1) or zero. */
+static inline int c_tiles_in(float *c, int ldc, int m, int n, float alpha, float beta)
 {
-    /* A whole block with alpha = 1 and beta 0 or 1 (a later slice of K) goes through the tiles
-     * straight from and to C (FP32 rows ldc apart); anything else through scratch. */
     const int direct = m == 32 && n == 32 && alpha == 1.0f && (beta == 0.0f || beta == 1.0f);
     const size_t ld = sizeof(float) * (size_t)ldc;
     if (direct && beta == 1.0f) {
@@ -52,18 +50,15 @@ void microkernel_amx_32x32(int kc, const uint16_t *a, const uint16_t *b, float a
         _tile_zero(2);
         _tile_zero(3);
     }
-    for (int kb = 0; kb < kc / TILE_K; kb++) {
-        const uint16_t *ak = a + (size_t)kb * 2 * TILE_ELEMS, *bk = b + (size_t)kb * 2 * TILE_ELEMS;
-        _tile_loadd(4, ak, 64);
-        _tile_loadd(6, bk, 64);
-        _tile_dpbf16ps(0, 4, 6);
-        _tile_loadd(7, bk + TILE_ELEMS, 64);
-        _tile_dpbf16ps(1, 4, 7);
-        _tile_loadd(5, ak + TILE_ELEMS, 64);
-        _tile_dpbf16ps(2, 5, 6);
-        _tile_dpbf16ps(3, 5, 7);
-    }
+    return direct;
+}
+
+/* Tiles 0-3 into C: straight (direct), or through scratch with alpha and beta. */
+static inline void c_tiles_out(int direct, float *c, int ldc, int m, int n, float alpha, float beta,
+                               float *scratch)
+{
     if (direct) {
+        const size_t ld = sizeof(float) * (size_t)ldc;
         _tile_stored(0, c, ld);
         _tile_stored(1, c + 16, ld);
         _tile_stored(2, c + 16 * (size_t)ldc, ld);
@@ -75,5 +70,60 @@ void microkernel_amx_32x32(int kc, const uint16_t *a, const uint16_t *b, float a
     _tile_stored(2, scratch + 16 * 32, 128);
     _tile_stored(3, scratch + 16 * 32 + 16, 128);
     amx_store_c(scratch, 32, alpha, beta, c, ldc, m, n);
+}
+
+void microkernel_amx_32x32(int kc, const uint16_t *a, const uint16_t *b, float alpha, float beta,
+                           float *c, int ldc, int m, int n, float *scratch)
+{
+    /* A whole block with alpha = 1 and beta 0 or 1 (a later slice of K) goes through the tiles
+     * straight from and to C (FP32 rows ldc apart); anything else through scratch. */
+    const int direct = c_tiles_in(c, ldc, m, n, alpha, beta);
+    for (int kb = 0; kb < kc / TILE_K; kb++) {
+        const uint16_t *ak = a + (size_t)kb * 2 * TILE_ELEMS, *bk = b + (size_t)kb * 2 * TILE_ELEMS;
+        _tile_loadd(4, ak, 64);
+        _tile_loadd(6, bk, 64);
+        _tile_dpbf16ps(0, 4, 6);
+        _tile_loadd(7, bk + TILE_ELEMS, 64);
+        _tile_dpbf16ps(1, 4, 7);
+        _tile_loadd(5, ak + TILE_ELEMS, 64);
+        _tile_dpbf16ps(2, 5, 6);
+        _tile_dpbf16ps(3, 5, 7);
+    }
+    c_tiles_out(direct, c, ldc, m, n, alpha, beta, scratch);
+}
+
+/* amx_fp32's kernel: the panels hold three BF16 pieces of every value (hi, mid, lo: fp32.c),
+ * each in the usual tile layout, [K-block][piece][tile]. The six products of the pieces that
+ * matter are taken in an order where each step changes the pieces of one side only, so that two
+ * tile loads feed four TDPBF16PS, and the hi.hi products come last:
+ *
+ *     A piece:  lo  mid  mid  hi   hi   hi
+ *     B piece:  hi  hi   mid  mid  lo   hi        14 tile loads for 24 TDPBF16PS (0.58 a
+ *                                                  TDPBF16PS; folded into K: 1)
+ * Within a step the four products go in the order that frees first the tiles the next step
+ * reloads (A0 then A1, or B0 then B1), so each load has two instructions' time to arrive. */
+#define PIECE(p, base, kb, t) ((base) + ((size_t)(kb) * 6 + (p) * 2 + (t)) * TILE_ELEMS)
+/* (the tile intrinsics are statements: these macros are too) */
+#define LOAD_A(p) _tile_loadd(4, PIECE(p, a, kb, 0), 64); _tile_loadd(5, PIECE(p, a, kb, 1), 64)
+#define LOAD_B(p) _tile_loadd(6, PIECE(p, b, kb, 0), 64); _tile_loadd(7, PIECE(p, b, kb, 1), 64)
+#define A_FIRST() _tile_dpbf16ps(0, 4, 6); _tile_dpbf16ps(1, 4, 7); _tile_dpbf16ps(2, 5, 6); \
+                  _tile_dpbf16ps(3, 5, 7)
+#define B_FIRST() _tile_dpbf16ps(0, 4, 6); _tile_dpbf16ps(2, 5, 6); _tile_dpbf16ps(1, 4, 7); \
+                  _tile_dpbf16ps(3, 5, 7)
+enum { HI, MID, LO };
+
+void microkernel_amx_fp32_32x32(int kc, const uint16_t *a, const uint16_t *b, float alpha,
+                                float beta, float *c, int ldc, int m, int n, float *scratch)
+{
+    const int direct = c_tiles_in(c, ldc, m, n, alpha, beta);
+    for (int kb = 0; kb < kc / (3 * TILE_K); kb++) {
+        LOAD_A(LO); LOAD_B(HI); A_FIRST();  /* lo.hi;   next: A changes */
+        LOAD_A(MID); B_FIRST();             /* mid.hi;  next: B */
+        LOAD_B(MID); A_FIRST();             /* mid.mid; next: A */
+        LOAD_A(HI); B_FIRST();              /* hi.mid;  next: B */
+        LOAD_B(LO); B_FIRST();              /* hi.lo;   next: B */
+        LOAD_B(HI); A_FIRST();              /* hi.hi;   next: both */
+    }
+    c_tiles_out(direct, c, ldc, m, n, alpha, beta, scratch);
 }
 #endif

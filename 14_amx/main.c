@@ -49,9 +49,12 @@ static gemm_variant fp32_variants[] = {
     {.name = "amx_bf16x3", .desc = "hi + lo BF16 pieces, three products: NOT FP32-accurate (its own "
                                    "bound)", .fn = gemm_amx_bf16x3, .err_in = BF16X3_ERR_IN,
      .runnable = cpu_has_amx, .needs = "AMX-BF16"},
-    {.name = "amx_fp32", .desc = "hi + mid + lo BF16 pieces, six products folded into K, on "
-                                 "amx_blocked: the FP32 bound", .fn = gemm_amx_fp32,
-     .runnable = cpu_has_amx, .needs = "AMX-BF16"},
+    {.name = "amx_fp32_folded", .desc = "hi + mid + lo BF16 pieces, six products folded into K, "
+                                        "on amx_blocked's kernel: the FP32 bound",
+     .fn = gemm_amx_fp32_folded, .runnable = cpu_has_amx, .needs = "AMX-BF16"},
+    {.name = "amx_fp32", .desc = "the same six products, pieces apart: a kernel that changes one "
+                                 "side's pieces a step (0.58 tile loads a TDPBF16PS)",
+     .fn = gemm_amx_fp32, .runnable = cpu_has_amx, .needs = "AMX-BF16"},
 };
 
 static int probe, fp32, unrounded, bound_fp32;
