@@ -57,12 +57,12 @@ static gemm_variant fp32_variants[] = {
      .fn = gemm_amx_fp32, .runnable = cpu_has_amx, .needs = "AMX-BF16"},
 };
 
-static int probe, fp32, unrounded, bound_fp32;
+static int probe, peak, fp32, unrounded, bound_fp32;
 
 static int stage_option(bench_opts *o, const char *opt, const char *val)
 {
     (void)o;
-    if (!strcmp(opt, "--probe") || !strcmp(opt, "--fp32"))
+    if (!strcmp(opt, "--probe") || !strcmp(opt, "--fp32") || !strcmp(opt, "--peak"))
         return 1; /* seen by main() already */
     if (!strcmp(opt, "--reference")) {
         if (!val || (strcmp(val, "rounded") && strcmp(val, "unrounded")))
@@ -108,6 +108,7 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
     "                        by design, and do not set the exit status)\n"                    \
     "  --probe               how VDPBF16PS and the tile unit add: exact products, rounding,\n" \
     "                        the order of the sums (the bound's c)\n"                          \
+    "  --peak                one core's FMA, VDPBF16PS and TDPBF16PS peaks, side by side\n"    \
     "  --fp32                FP32 A, B and C (gemm_fn): amx_fp32 and its one- and three-product\n" \
     "                        siblings against 05's kernel and the FP32 baseline (sgemm)\n"     \
     "  --bound fp32|own      with --fp32: every variant against the FP32 bound (c = 2; the\n"  \
@@ -121,6 +122,7 @@ int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         probe |= !strcmp(argv[i], "--probe");
+        peak |= !strcmp(argv[i], "--peak");
         fp32 |= !strcmp(argv[i], "--fp32");
     }
     static char title[400];
@@ -145,8 +147,6 @@ int main(int argc, char **argv)
     };
     bench_opts o;
     cli_parse(&stage, argc, argv, &o);
-    if (fp32 && o.baseline_lib && !strcmp(o.baseline_lib, "onednn"))
-        cli_die("--baseline onednn: only for the BF16 variants (without --fp32)");
     bench_check_sizes(&o);
     bench_open_csv(&o);
     if (bound_fp32) /* a measurement of how far each is from FP32, not a check of the kernels */
@@ -158,6 +158,8 @@ int main(int argc, char **argv)
     if (o.unrunnable >= 0) {
         const cli_table table = {stage.variants, sizeof *stage.variants, stage.nvariants};
         rc = cli_skip_unrunnable(&table, &o);
+    } else if (peak) {
+        rc = peak_main();
     } else if (probe) {
         rc = probe_main(&stage, &o);
     } else if ((rc = stage.backend->init(&o)) != 0) {

@@ -106,6 +106,11 @@ int onednn_load(void)
     if (!h) {
         if (!*dir)
             return missing("libdnnl.so.3 not found (pip install onednn; or set ONEDNN_HOME)");
+        /* PyPI's build runs its "CPU" engine through SYCL on Intel's OpenCL CPU runtime, which
+         * pip put beside it; the OpenCL loader finds it only when told where */
+        char icd[600];
+        snprintf(icd, sizeof icd, "%s/libintelocl.so", dir);
+        setenv("OCL_ICD_FILENAMES", icd, 0);
         for (size_t i = 0; i < sizeof deps / sizeof *deps; i++)
             open_lib(dir, deps[i], 1); /* missing ones show as libdnnl's error below */
         if (!(h = open_lib(dir, "libdnnl.so.3", 0))) {
