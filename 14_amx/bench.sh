@@ -65,7 +65,7 @@ grep -qw avx512f /proc/cpuinfo || BEST_CORE=Haswell
 
 {
     lscpu; echo; free -g; echo; gcc --version | head -n1; echo
-    "$BIN" --list; echo; "$BIN" --fp32 --list; echo; "$BIN" --baseline mkl -m 16 --reps 1 2>&1 | head -n 8
+    "$BIN" --list; echo; "$BIN" --fp32 --list; echo; "$BIN" --baseline mkl -m 16 --reps 1 2>&1 | sed -n 1,8p
 } >"$RUNS/machine.txt" 2>&1
 locked "$BIN" --peak | tee "$RUNS/peak.txt"
 locked "$BIN" --probe >"$RUNS/probe.txt"
