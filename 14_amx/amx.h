@@ -89,7 +89,8 @@ typedef struct bf16_kernel {
     int tiles;                /* 1: uses the tile unit (configure it in each thread) */
 } bf16_kernel;
 
-extern const bf16_kernel kernel_avx512_bf16, kernel_amx_naive, kernel_amx_blocked, kernel_amx_pieces;
+extern const bf16_kernel kernel_avx512_bf16, kernel_amx_naive, kernel_amx_blocked, kernel_amx_pipelined,
+    kernel_amx_pieces;
 
 /* pack.c: the layouts.
  *   pack_a_rows:  [p/2][i][2]       pairs of A(i, p), A(i, p+1) (VDPBF16PS: one 32-bit broadcast)
@@ -101,7 +102,7 @@ panel_b_fn pack_b_pairs, pack_b_tiles;
 
 #ifdef AMX_X86
 bf16_kernel_fn microkernel_avx512_bf16_6x64, microkernel_amx_16x16, microkernel_amx_32x32,
-    microkernel_amx_fp32_32x32;
+    microkernel_amx_16x48, microkernel_amx_fp32_32x32;
 /* kernel_amx.c: C[0:m, 0:n] = alpha t + beta C (C unread when beta == 0) from a block t of floats
  * with row stride ldt (tiles stored to memory); n <= 32. */
 void amx_store_c(const float *t, int ldt, float alpha, float beta, float *c, int ldc, int m, int n);
@@ -117,7 +118,7 @@ void gemm_bf16_packed(const bf16_kernel *k, int M, int N, int K, float alpha, co
 void gemm_tiles_packed(const bf16_kernel *k, const panel_packer *pk, int M, int N, int K,
                        float alpha, const void *A, int lda, const void *B, int ldb, float beta,
                        float *C, int ldc);
-gemm_bf16_fn gemm_avx512_bf16, gemm_amx_naive, gemm_amx_blocked;
+gemm_bf16_fn gemm_avx512_bf16, gemm_amx_naive, gemm_amx_blocked, gemm_amx_pipelined;
 
 /* fp32.c: FP32 A and B (gemm_fn) on the tile unit, each split into hi + mid + lo BF16 pieces;
  * the products that matter for FP32 accuracy summed in FP32 (README, "FP32 from BF16"). */

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # 14_amx/bench.sh: the measurements chapter 14 quotes, in one run on this machine.
 #
-#   MACHINE=xeon-emr-2c 14_amx/bench.sh      # results/xeon-emr-2c/14_amx*.csv and 14_runs/
+#   MACHINE=xeon-emr-2c 14_amx/bench.sh      # results/xeon-emr-2c/14_amx*.csv and 14_runs/ (~40 min)
 #   SIZES="1024 2048" THREADS=1 ROUNDS=1 14_amx/bench.sh      # a shorter run
 #
 # In each of ROUNDS rounds, for every thread count and size, one process per comparison, each
 # timing our variants alternately with the library (the harness alternates the two at every
 # repetition):
 #   14_amx.csv         BF16 A and B: simd (05's FP32 kernel), avx512_bf16, amx_naive,
-#                      amx_blocked against MKL's cblas_gemm_bf16bf16f32
+#                      amx_blocked, amx_pipelined against MKL's cblas_gemm_bf16bf16f32 (on
+#                      several threads only the last two)
 #   14_amx_onednn.csv  amx_blocked against oneDNN's BF16 matmul (one thread: under taskset -c 0,
 #                      since its TBB threads take the process's CPU mask), where oneDNN loads
 #   14_amx_fp32.csv    FP32 A, B, C (--fp32): simd, amx_bf16x1, amx_bf16x3, amx_fp32_folded,
-#                      amx_fp32 against MKL's sgemm, then simd and amx_fp32 against OpenBLAS's
+#                      amx_fp32 against MKL's sgemm (several threads: simd and amx_fp32), then, on
+#                      one thread, simd and amx_fp32 against OpenBLAS's
 #                      sgemm on its AVX-512 core (OPENBLAS_CORETYPE=SkylakeX: 0.3.21 does not know
 #                      this CPU and would take its SSE3 one)
 # and once: 14_amx_accuracy.csv (--fp32 --bound fp32: every FP32 variant against the FP32
@@ -28,7 +30,7 @@ cd "$(dirname "$0")/.."
 MACHINE=${MACHINE:-local}
 SIZES=${SIZES:-1024 2048 4096}
 THREADS=${THREADS:-1 2}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-2}
 QUIET_WAIT=${QUIET_WAIT:-5}
 OUT=results/$MACHINE
 RUNS=$OUT/14_runs
@@ -73,18 +75,21 @@ locked "$BIN" --probe >"$RUNS/probe.txt"
 echo "14_amx/bench.sh: sizes $SIZES; threads $THREADS; $ROUNDS rounds -> $OUT"
 for r in $(seq "$ROUNDS"); do
     for t in $THREADS; do
+        # one thread: the whole climb; more: the best variants only (the rest are one core's story)
+        bf16_v=all fp32_v=all
+        [ "$t" = 1 ] || { bf16_v=amx_blocked,amx_pipelined; fp32_v=simd,amx_fp32; }
         for s in $SIZES; do
             reps=$(reps_for "$s")
-            [ "$have_mkl" = 1 ] && locked "$BIN" --baseline mkl --variant all --threads "$t" -m "$s" \
+            [ "$have_mkl" = 1 ] && locked "$BIN" --baseline mkl --variant "$bf16_v" --threads "$t" -m "$s" \
                 --reps "$reps" --csv "$CSV" | show "round $r, bf16 vs MKL"
             if [ "$have_onednn" = 1 ]; then
                 pin=(); [ "$t" = 1 ] && pin=(taskset -c 0)
                 locked "${pin[@]}" "$BIN" --baseline onednn --variant amx_blocked --threads "$t" \
                     -m "$s" --reps "$reps" --csv "$ONEDNN" | show "round $r, vs oneDNN"
             fi
-            [ "$have_mkl" = 1 ] && locked "$BIN" --fp32 --baseline mkl --variant all --threads "$t" \
+            [ "$have_mkl" = 1 ] && locked "$BIN" --fp32 --baseline mkl --variant "$fp32_v" --threads "$t" \
                 -m "$s" --reps "$reps" --csv "$FP32" | show "round $r, fp32 vs MKL"
-            locked env OPENBLAS_CORETYPE=$BEST_CORE "$BIN" --fp32 --variant simd,amx_fp32 \
+            [ "$t" = 1 ] && locked env OPENBLAS_CORETYPE=$BEST_CORE "$BIN" --fp32 --variant simd,amx_fp32 \
                 --threads "$t" -m "$s" --reps "$reps" --csv "$FP32" | show "round $r, fp32 vs OpenBLAS"
         done
     done

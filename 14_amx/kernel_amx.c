@@ -17,7 +17,7 @@
 #include <immintrin.h>
 
 /* C[0:m, 0:n] = alpha * t + beta * C (C not read when beta == 0), t a block of floats with row
- * stride ldt (a tile stored to memory), m, n <= 32. */
+ * stride ldt (tiles stored to memory). */
 void amx_store_c(const float *t, int ldt, float alpha, float beta, float *c, int ldc, int m, int n)
 {
     const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
@@ -90,6 +90,70 @@ void microkernel_amx_32x32(int kc, const uint16_t *a, const uint16_t *b, float a
         _tile_dpbf16ps(3, 5, 7);
     }
     c_tiles_out(direct, c, ldc, m, n, alpha, beta, scratch);
+}
+
+/* amx_pipelined's kernel: 1 x 3 C tiles (16 x 48 of C). Three C tiles, two A tiles (this step's
+ * and the next one's) and three B tiles: every load is issued right after the TDPBF16PS that last
+ * read its tile, and has two instructions (32 cycles) before the next one needs it, where the
+ * 2 x 2 kernel's B0 has one. The price: 4 tile loads for 3 TDPBF16PS instead of 1 for 1.
+ *
+ *   step kb:   TDP C0 += A.B0   load next B0
+ *              TDP C1 += A.B1   load next B1
+ *              TDP C2 += A.B2   load next B2      (next A: loaded at the start of the step) */
+#define B3(kb, t) (b + ((size_t)(kb) * 3 + (t)) * TILE_ELEMS)
+#define A1(kb) (a + (size_t)(kb) * TILE_ELEMS)
+#define STEP(A_CUR, A_NEXT, kb, nkb)                                                               \
+    do {                                                                                           \
+        const int more = (kb) + 1 < (nkb);                                                         \
+        if (more)                                                                                  \
+            _tile_loadd(A_NEXT, A1((kb) + 1), 64);                                                 \
+        _tile_dpbf16ps(0, A_CUR, 5);                                                               \
+        if (more)                                                                                  \
+            _tile_loadd(5, B3((kb) + 1, 0), 64);                                                   \
+        _tile_dpbf16ps(1, A_CUR, 6);                                                               \
+        if (more)                                                                                  \
+            _tile_loadd(6, B3((kb) + 1, 1), 64);                                                   \
+        _tile_dpbf16ps(2, A_CUR, 7);                                                               \
+        if (more)                                                                                  \
+            _tile_loadd(7, B3((kb) + 1, 2), 64);                                                   \
+    } while (0)
+
+void microkernel_amx_16x48(int kc, const uint16_t *a, const uint16_t *b, float alpha, float beta,
+                           float *c, int ldc, int m, int n, float *scratch)
+{
+    const int direct = m == 16 && n == 48 && alpha == 1.0f && (beta == 0.0f || beta == 1.0f);
+    const size_t ld = sizeof(float) * (size_t)ldc;
+    if (direct && beta == 1.0f) {
+        _tile_loadd(0, c, ld);
+        _tile_loadd(1, c + 16, ld);
+        _tile_loadd(2, c + 32, ld);
+    } else {
+        _tile_zero(0);
+        _tile_zero(1);
+        _tile_zero(2);
+    }
+    const int nkb = kc / TILE_K;
+    _tile_loadd(3, A1(0), 64);
+    _tile_loadd(5, B3(0, 0), 64);
+    _tile_loadd(6, B3(0, 1), 64);
+    _tile_loadd(7, B3(0, 2), 64);
+    int kb = 0;
+    for (; kb + 1 < nkb; kb += 2) {
+        STEP(3, 4, kb, nkb);
+        STEP(4, 3, kb + 1, nkb);
+    }
+    if (kb < nkb)
+        STEP(3, 4, kb, nkb);
+    if (direct) {
+        _tile_stored(0, c, ld);
+        _tile_stored(1, c + 16, ld);
+        _tile_stored(2, c + 32, ld);
+        return;
+    }
+    _tile_stored(0, scratch, 192);
+    _tile_stored(1, scratch + 16, 192);
+    _tile_stored(2, scratch + 32, 192);
+    amx_store_c(scratch, 48, alpha, beta, c, ldc, m, n);
 }
 
 /* amx_fp32's kernel: the panels hold three BF16 pieces of every value (hi, mid, lo: fp32.c),

@@ -47,6 +47,11 @@ const bf16_kernel kernel_amx_blocked = {"amx_blocked", 32, 32, TILE_K, X86_ONLY(
                                         {X86_ONLY(pack_a_tiles), X86_ONLY(pack_b_tiles), TILE_K, 1, 0, 2}, cpu_has_amx,
                                         "AMX-BF16", 1};
 
+const bf16_kernel kernel_amx_pipelined = {"amx_pipelined", 16, 48, TILE_K,
+                                          X86_ONLY(microkernel_amx_16x48),
+                                          {X86_ONLY(pack_a_tiles), X86_ONLY(pack_b_tiles), TILE_K, 1, 0, 2},
+                                          cpu_has_amx, "AMX-BF16", 1};
+
 /* amx_fp32's kernel: its panels are fp32.c's (three pieces a value), it has no BF16 packing */
 const bf16_kernel kernel_amx_pieces = {"amx_fp32", 32, 32, 3 * TILE_K,
                                        X86_ONLY(microkernel_amx_fp32_32x32), {0}, cpu_has_amx,
@@ -201,4 +206,10 @@ void gemm_amx_blocked(int M, int N, int K, float alpha, const gemm_bf16 *A, int 
                       const gemm_bf16 *B, int ldb, float beta, float *C, int ldc)
 {
     gemm_bf16_packed(&kernel_amx_blocked, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void gemm_amx_pipelined(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
+                        const gemm_bf16 *B, int ldb, float beta, float *C, int ldc)
+{
+    gemm_bf16_packed(&kernel_amx_pipelined, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }

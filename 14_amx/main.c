@@ -37,6 +37,9 @@ static const gemm_variant variants[] = {
                               "TDPBF16PS", gemm_amx_naive, AMX_ERR_C, cpu_has_amx, "AMX-BF16"),
     BF16_VARIANT("amx_blocked", "2x2 C tiles held over K, each A and B tile used twice",
                  gemm_amx_blocked, AMX_ERR_C, cpu_has_amx, "AMX-BF16"),
+    BF16_VARIANT("amx_pipelined", "1x3 C tiles, the next A tile in a spare register: each load "
+                                  "two TDPBF16PS ahead", gemm_amx_pipelined, AMX_ERR_C, cpu_has_amx,
+                 "AMX-BF16"),
 };
 
 /* --fp32: the gemm_fn contract (FP32 A, B and C), the FP32 baselines (OpenBLAS, MKL or BLIS sgemm).
