@@ -30,25 +30,27 @@ def read(path):
 
 
 def lines(data, threads):
-    """{name: {n: median GFLOP/s}}: the variants' rows, and each library's own rows"""
+    """{(name, is_library): {n: median GFLOP/s}}: the variants' rows, and each library's own rows"""
     acc = defaultdict(lambda: defaultdict(list))
     for r in data:
         if int(r["threads"]) == threads:
-            name = r["baseline"] if r["baseline"] and r["variant"] == r["baseline"].lower() else r["variant"]
-            acc[name][int(r["n"])].append(float(r["gflops"]))
+            lib = bool(r["baseline"]) and r["variant"] == r["baseline"].lower()
+            acc[(r["baseline"] if lib else r["variant"], lib)][int(r["n"])].append(float(r["gflops"]))
     return {v: {n: statistics.median(g) for n, g in sorted(d.items())} for v, d in acc.items()}
 
 
 def peaks(folder):
-    """{'FMA': x, 'VDPBF16PS': y, 'TDPBF16PS': z} from 14_runs/peak.txt (the first --peak)"""
+    """{'FP32 FMA': x, 'VDPBF16PS': y, 'TDPBF16PS': z} from 14_runs/peak.txt: the higher of the
+    --peak runs at the start and the end of bench.sh"""
     out = {}
     path = os.path.join(folder, "14_runs", "peak.txt")
+    names = {"VFMADD231PS": "FP32 FMA", "VDPBF16PS": "VDPBF16PS", "TDPBF16PS": "TDPBF16PS"}
     if os.path.exists(path):
         for line in open(path):
             m = re.match(r"(\S+) .*?\s([0-9.]+) GFLOP/s", line)
-            if m and m.group(1) not in out:
-                out[{"VFMADD231PS": "FP32 FMA", "VDPBF16PS": "VDPBF16PS",
-                     "TDPBF16PS": "TDPBF16PS"}.get(m.group(1), m.group(1))] = float(m.group(2))
+            if m and m.group(1) in names:
+                key = names[m.group(1)]
+                out[key] = max(out.get(key, 0.0), float(m.group(2)))
     return out
 
 
@@ -63,17 +65,16 @@ STYLE = {"simd": ("05's FP32 kernel (simd)", "tab:gray", "o"),
 
 
 def panel(ax, data, title, variants, peak_lines):
-    for name, line in lines(data, 1).items():
-        if name in STYLE and name in variants:
+    for (name, lib), line in lines(data, 1).items():
+        if not lib and name in variants:
             label, color, marker = STYLE[name]
             ax.plot(list(line), list(line.values()), marker=marker, color=color, label=label)
-        elif name not in STYLE:
+        elif lib:
             ax.plot(list(line), list(line.values()), "--", color="black" if "MKL" in name else "tab:brown",
                     marker=".", label=name + " (library)")
     for label, value, color in peak_lines:
         ax.axhline(value, linestyle=":", color=color, linewidth=1)
-        ax.text(ax.get_xlim()[0] if False else 1000, value * 1.04, f"{label} peak {value:.0f}",
-                fontsize=7, color=color)
+        ax.text(1000, value * 1.04, f"{label} peak {value:.0f} (--peak)", fontsize=7, color=color)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("n (M = N = K)")
@@ -105,7 +106,9 @@ def main():
               [("FP32 FMA", pk["FP32 FMA"], "tab:gray")] if "FP32 FMA" in pk else [])
     else:
         axes[1].set_visible(False)
-    fig.suptitle(f"14_amx on {device}: medians of alternated rounds", fontsize=11)
+    fig.suptitle(f"14_amx on {os.path.basename(os.path.abspath(folder))} ({device}), medians of two "
+                 "rounds on a shared machine: compare lines within a panel, not with other runs",
+                 fontsize=10)
     fig.tight_layout()
     os.makedirs(os.path.dirname(png) or ".", exist_ok=True)
     fig.savefig(png, dpi=110)

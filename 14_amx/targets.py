@@ -128,8 +128,19 @@ def main():
             run[r["variant"]] = float(r["gflops"])
     for n in sorted(by_n):
         verdict(f"avx512_bf16 >= 1.5x 05's kernel (simd) at {n}", by_n[n], 1.5)
-    print("  16 threads on the 16-core host (>= 1.5x MKL BF16 at 4096 and 8192): "
-          + ("see 14_amx_host CSVs" if os.path.exists(f"{d}/14_amx_host.csv") else "not run here"))
+    host = rows(f"{d}/14_amx_host.csv")
+    if not host:
+        print("  16 threads on the 16-core host (>= 1.5x MKL BF16 at 4096 and 8192): not run here")
+        return
+    _, rh = print_climb("the 16-core host (14_amx/bench-host.sh): amx_blocked against MKL BF16", host,
+                        ["amx_blocked"])
+    print_climb("the 16-core host: amx_fp32 against MKL sgemm", rows(f"{d}/14_amx_host_fp32.csv"),
+                ["amx_fp32"])
+    print_climb("the 16-core host, 16 threads, other block sizes (the wall)",
+                rows(f"{d}/14_amx_host_wall.csv"), ["amx_blocked"])
+    for n in sorted({int(r["n"]) for r in host if int(r["threads"]) == 16}):
+        verdict(f"amx_blocked >= 1.5x MKL BF16 on 16 threads at {n} (host)",
+                ratio_of(rh, "mkl", "amx_blocked", 16, n), 1.5)
 
 
 if __name__ == "__main__":
