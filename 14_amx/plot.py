@@ -94,7 +94,10 @@ def main():
         sys.exit(f"{csv_path}: no rows")
     pk = peaks(folder)
     device = bf16[0]["device"]
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
+    # the FP32 panel only where bench.sh wrote its CSV (make run writes the BF16 one alone)
+    fig, axes = plt.subplots(1, 2 if fp32 else 1, figsize=(12, 4.8) if fp32 else (6.5, 4.8),
+                             squeeze=False)
+    axes = axes[0]
     panel(axes[0], bf16, "BF16 A and B, FP32 C (checked against the rounded inputs)",
           ["simd", "avx512_bf16", "amx_naive", "amx_blocked", "amx_pipelined"],
           [(k, v, c) for k, v, c in (("TDPBF16PS", pk.get("TDPBF16PS"), "tab:blue"),
@@ -104,8 +107,6 @@ def main():
         panel(axes[1], fp32, "FP32 A, B and C (checked against the FP32 bound)",
               ["simd", "amx_fp32_folded", "amx_fp32"],
               [("FP32 FMA", pk["FP32 FMA"], "tab:gray")] if "FP32 FMA" in pk else [])
-    else:
-        axes[1].set_visible(False)
     fig.suptitle(f"14_amx on {os.path.basename(os.path.abspath(folder))} ({device}), medians of two "
                  "rounds on a shared machine: compare lines within a panel, not with other runs",
                  fontsize=10)
