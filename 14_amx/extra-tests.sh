@@ -7,7 +7,10 @@
 #   line on stderr, --variant all runs the rest, --probe says there is nothing to probe;
 #   the same for whatever this CPU really lacks (a SKIP line names the variants not run);
 #   MKL's BF16 GEMM as the baseline where MKL is installed (its rows checked, MKL_VERBOSE shows
-#   its BF16 call), exit 77 where it is not; oneDNN likewise.
+#   its BF16 call), exit 77 where it is not; oneDNN likewise;
+#   a real CPU without AVX-512: the stage built with -march=x86-64-v2 (only the kernel files get
+#   their ISA flags, stage.mk) and run under qemu's Haswell (AVX2, no AVX-512, no AMX), where no
+#   stray AVX-512 or tile instruction may run (SKIP without qemu-x86_64).
 # Exits 0; the lines say what failed.
 set -u
 cd "$(dirname "$0")/.."
@@ -103,4 +106,40 @@ esac
 run onednn-fp32 "$BIN" --fp32 --baseline onednn -m 7
 [ "$rc" -eq 2 ] && pass "--fp32 --baseline onednn refused (exit 2): $(cat "$LOG/onednn-fp32.err")" ||
     fail "--fp32 --baseline onednn: exit $rc, want 2 ($LOG/onednn-fp32.*)"
+
+# a CPU without AVX-512 or AMX, emulated: the stage built for x86-64-v2 (a copy of what it is built
+# from, as tests/portability.sh builds 05), then --list, the rest of the table, 77, --peak, --probe
+if command -v qemu-x86_64 >/dev/null 2>&1; then
+    port=build/port14
+    rm -rf "$port" && mkdir -p "$port"
+    cp -r Makefile common 01_naive 02_loop_order 03_tiling 04_threads 05_simd 14_amx "$port"/
+    rm -f "$port"/14_amx/amx
+    if make -s -C "$port" GIT_REV=port14 stage14 \
+        CFLAGS="-std=c11 -O2 -march=x86-64-v2 -ffp-contract=fast -fopenmp -Wall -Wextra -Wno-missing-field-initializers" \
+        >"$LOG/port-build.log" 2>&1; then
+        emu() { qemu-x86_64 -cpu Haswell "$port/14_amx/amx" "$@"; }
+        run port-list emu --list
+        [ "$rc" -eq 0 ] && [ "$(grep -c '\[not here' "$LOG/port-list.out")" -eq 4 ] &&
+            pass "x86-64-v2 build on an emulated Haswell: --list marks the 4 BF16 variants not here" ||
+            fail "x86-64-v2 build on an emulated Haswell: --list exit $rc ($LOG/port-list.out)"
+        run port-rest emu --variant all --no-baseline --reps 1 --sizes 1,7x13x5,33
+        [ "$rc" -eq 0 ] && grep -q '^3 passed, 0 failed' "$LOG/port-rest.out" &&
+            pass "emulated Haswell: --variant all runs simd alone (05's AVX2 kernel), checks PASS" ||
+            fail "emulated Haswell: --variant all: exit $rc ($LOG/port-rest.*)"
+        run port-fp32 emu --fp32 --variant all --no-baseline --reps 1 --sizes 1,33
+        [ "$rc" -eq 0 ] && pass "emulated Haswell: --fp32 --variant all runs" ||
+            fail "emulated Haswell: --fp32 --variant all: exit $rc ($LOG/port-fp32.*)"
+        run port-77 emu --variant amx_blocked -m 33
+        [ "$rc" -eq 77 ] && pass "emulated Haswell: --variant amx_blocked exits 77" ||
+            fail "emulated Haswell: --variant amx_blocked: exit $rc, want 77 ($LOG/port-77.*)"
+        run port-peak emu --peak
+        [ "$rc" -eq 0 ] && [ "$(grep -c 'not on this CPU' "$LOG/port-peak.out")" -eq 3 ] &&
+            pass "emulated Haswell: --peak says none of the three units is there" ||
+            fail "emulated Haswell: --peak: exit $rc ($LOG/port-peak.out)"
+    else
+        fail "x86-64-v2 build of stage 14 (see $LOG/port-build.log)"
+    fi
+else
+    skip "no qemu-x86_64: the x86-64-v2 build not run on an emulated CPU without AVX-512"
+fi
 exit 0
