@@ -1,15 +1,20 @@
 /* amx.h: stage 14, the CPU's matrix unit. 05's five loops (packing, blocking, threads) with
- * BF16 micro-kernels: VDPBF16PS on the AVX-512 units, then the AMX tile unit.
+ * BF16 micro-kernels: VDPBF16PS on the AVX-512 units, then the AMX tile unit; then FP32 A and B
+ * at FP32 accuracy from three BF16 pieces.
  *
  *   cpu.c               what this CPU has (and GEMM_HIDE_ISA, which hides it), the permission
  *                       Linux asks for before a process may use the tiles, the tile configuration
- *   loops.c             the five loops over BF16 panels, threads, the variants' gemm_bf16_fn
+ *   loops.c             the five loops over packed BF16 panels, threads, the BF16 variants
  *   pack.c              A and B into the layouts the kernels read: tiles, the pair layout
  *   kernel_avx512_bf16.c  6 x 64 on VDPBF16PS (built with -mavx512bf16)
  *   kernel_amx_naive.c  one 16 x 16 C tile (built with -mamx-tile -mamx-bf16; the exercise)
- *   kernel_amx.c        2 x 2 C tiles, A and B tiles reused (built with -mamx-*)
- *   fp32.c              amx_fp32: FP32 A and B as three BF16 pieces, six products
+ *   kernel_amx.c        2 x 2 C tiles (amx_blocked), 1 x 3 (amx_pipelined), and amx_fp32's
+ *                       kernel over three pieces (built with -mamx-*)
+ *   fp32.c              the split into hi + mid + lo and its packings; the FP32 variants
  *   backend.c           the harness's CPU backend for BF16 A and B, MKL's BF16 GEMM beside it
+ *   onednn.c            oneDNN's BF16 matmul, loaded at run time (--baseline onednn)
+ *   probe.c, peak.c     --probe (how the units round and add) and --peak (the units' ceilings)
+ *   main.c              the variant tables, the options
  *
  * BF16 here is the upper half of an FP32 number (8 exponent bits, 8 significant bits), held as
  * its 16 bits (gemm.h's gemm_bf16).

@@ -9,20 +9,25 @@
  *     mid.lo, lo.mid  ~2^-24 (= u, FP32's unit roundoff)      lo.lo  ~2^-32
  *
  * the first six carry everything above FP32's own rounding; the last three together stay
- * under 2u |a||b| and are dropped. The six are summed by the tile unit in FP32, FOLDED INTO K:
- * for every 16 values of K the packing writes three tiles' worth of K (96 = 6 x 16) in which
- * each pair of the pair layout is one of the products, so the 2 x 2 BF16 kernel runs unchanged
- * on a product six times as deep. The order is chosen for the error (README, "FP32 from BF16"):
+ * under 2u |a||b| and are dropped. The six products are summed by the tile unit in FP32, in one
+ * of two ways:
+ *
+ *   amx_fp32          the pieces apart, each in the plain tile layout ([K-block][piece][tile]),
+ *                     and a kernel (kernel_amx.c) that takes the six products in an order where
+ *                     each step changes one side's pieces: 0.58 tile loads a TDPBF16PS.
+ *   amx_fp32_folded   FOLDED INTO K: for every 16 values of K the packing writes three tiles'
+ *                     worth of K (96 = 6 x 16) in which each pair of the pair layout is one of
+ *                     the products, so the 2 x 2 BF16 kernel runs unchanged on a product six
+ *                     times as deep (1 tile load a TDPBF16PS):
  *
  *     tile K-block   even slots of pair r    odd slots of pair r      (k = 16 g + r)
  *          0         hi(a) mid(b)            mid(a) hi(b)
  *          1         hi(a) lo(b)             lo(a) hi(b)
  *          2         mid(a) mid(b)           hi(a) hi(b)
  *
- * The small products of each group reach the accumulator before the large ones (the unit adds
- * a block's even and odd products in two FP32 chains, measured by --probe), and the hi.hi
- * products, which carry the sum, are added in chains of at most 16.
- * alpha multiplies B before it is split (gemm.h: alpha on each term); C is the kernel's.
+ * Either way the small products reach the accumulator before hi.hi, which carries the sum and
+ * is added in the unit's chains of 16 (README, "FP32 from BF16", has the bound). alpha
+ * multiplies B before it is split (gemm.h: alpha on each term); C is the kernel's.
  *
  * amx_bf16x1 (hi.hi alone: FP32 inputs rounded to BF16) and amx_bf16x3 (two pieces, hi.hi,
  * hi.lo, lo.hi) use the same loops with fewer products: what each piece buys, for the chapter's
