@@ -71,7 +71,8 @@ while read -r dir prog kind; do
     elif [ -f "$dir/custom-tests.sh" ]; then
         # a stage that is not a float GEMM (11_gf256) brings its own checks: PASS:/FAIL:/SKIP: lines
         echo "== $dir (its own tests: $dir/custom-tests.sh)"
-        run_checker "$dir" "$dir/custom-tests.sh" "$LOG/$prog-custom.out"
+        # (stdin from /dev/null: mpirun in 13's reads it, and took the rest of the stage list)
+        run_checker "$dir" "$dir/custom-tests.sh" "$LOG/$prog-custom.out" </dev/null
         continue
     else
         echo "== $dir"
@@ -84,6 +85,8 @@ while read -r dir prog kind; do
             "build/asan/$bin" --variant all --no-baseline --reps 1 --sizes "$SMALL_SHAPES" --pad 3 --beta 0.5 --threads 2
         expect_rc 0 "$dir: ASan+UBSan, edge cases (negative sizes among them)" "$prog-asan-edges" \
             "build/asan/$bin" --edges --no-baseline --threads 2
+        # a stage's own checks beyond these (14: the CPU without AMX, by hiding it), if it has any
+        [ ! -f "$dir/extra-tests.sh" ] || run_checker "$dir" "$dir/extra-tests.sh" "$LOG/$prog-extra.out" </dev/null
     fi
     # bad input, on every program (parsing happens before any device is needed)
     for args in "${BAD_INPUTS[@]}"; do

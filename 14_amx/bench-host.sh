@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# 14_amx/bench-host.sh OUTDIR: stage 14 past two cores, on the 16-core Xeon host of a GPU machine
+# (family 6 model 143 or 207: AMX; root, no network), in about ten minutes. The steps:
+#
+#   probe    --peak (one core's FMA, VDPBF16PS and TDPBF16PS) and --probe: is it the unit measured
+#            on the development machine?
+#   bf16     amx_blocked against MKL's BF16 GEMM on 1, 2, 4, 8 and 16 threads at 4096, then 16
+#            threads at 8192 (the chapter's 16-thread target), two rounds
+#   fp32     amx_fp32 against MKL's sgemm on 1, 2, 16 threads at 4096, 16 at 8192
+#   wall     where the 16-thread wall is: amx_blocked and MKL at 16 threads with the B block
+#            halved and doubled (--blocks 0,0,128 / 0,0,512) and with KC 1024; build/peak's
+#            memory bandwidth beside it (bw_read, bw_triad on 16 threads)
+#
+# Every step runs under a timeout and says how long it took. Idle threads sleep
+# (OMP_WAIT_POLICY=passive). MKL: MKL_HOME if set, else the folder MKL_CARRY (default .mkl-carry,
+# in the repository root) holding libmkl_*.so.3.xz (as 05_simd/bench-host.sh; copy them there
+# with `for f in $(python3 -c 'import sys;print(sys.prefix)')/lib/libmkl_{rt,core,gnu_thread,
+# intel_lp64,avx512,avx10,def}.so.3; do xz -c $f > .mkl-carry/$(basename $f).xz; done`),
+# unpacked to build/mkl-lib. The commit in the CSVs: GIT_REV, else git describe. Writes
+# OUTDIR/14_amx_host.csv, 14_amx_host_fp32.csv, 14_amx_host_wall.csv, peak.csv, probe.txt,
+# machine.txt and bench-host.log; then 14_amx/targets.py OUTDIR prints what it can.
+set -u
+cd "$(dirname "$0")/.."
+out=${1:?usage: 14_amx/bench-host.sh OUTDIR}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+exec > >(tee -a "$out/bench-host.log") 2>&1
+rev=${GIT_REV:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
+export GIT_REV=$rev OMP_WAIT_POLICY=passive GEMM_BENCH_LOCK=$out/.lock
+unset OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY
+echo "== 14_amx/bench-host.sh, $(date -u +%FT%TZ), git $rev"
+
+if [ -z "${MKL_HOME:-}" ]; then
+    carry=${MKL_CARRY:-.mkl-carry}
+    if ls "$carry"/libmkl_rt.so.3.xz >/dev/null 2>&1; then
+        mkdir -p build/mkl-lib
+        for f in "$carry"/libmkl_*.so.3.xz; do
+            xz -dc "$f" >"build/mkl-lib/$(basename "$f" .xz)"
+        done
+        export MKL_HOME=$PWD/build/mkl-lib
+    else
+        echo "note: no MKL here (MKL_HOME unset, nothing in $carry): its steps say exit 77"
+    fi
+fi
+
+make -s -j"$(nproc)" GIT_REV="$rev" 14_amx/amx build/peak || { echo "build failed"; exit 1; }
+{
+    lscpu; echo; free -g; echo; gcc --version | head -n1; echo
+    ldd 14_amx/amx; ./14_amx/amx --list; ./14_amx/amx --fp32 --list
+} >"$out/machine.txt" 2>&1
+echo "cores: $(nproc);$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+
+step() { # step NAME SECONDS COMMAND...
+    local name=$1 limit=$2 t0=$SECONDS
+    shift 2
+    echo "== $name ($(date -u +%T), at most $limit s)"
+    timeout "$limit" "$@"
+    echo "== $name: exit $?, $((SECONDS - t0)) s"
+}
+B=$out/14_amx_host.csv F=$out/14_amx_host_fp32.csv W=$out/14_amx_host_wall.csv
+# N2 N3 (default 4096 8192): smaller for a dry run
+N2=${N2:-4096} N3=${N3:-8192}
+
+step probe 60 sh -c "./14_amx/amx --peak | tee $out/peak.txt; ./14_amx/amx --probe > $out/probe.txt"
+step peak 60 build/peak --quick --csv "$out/peak.csv"
+for r in 1 2; do
+    step "bf16-$r" 150 ./14_amx/amx --baseline mkl --variant amx_blocked --threads 1,2,4,8,16 -m "$N2" --reps 5 --csv "$B"
+    step "bf16-big-$r" 90 ./14_amx/amx --baseline mkl --variant amx_blocked --threads 16 -m "$N3" --reps 3 --csv "$B"
+done
+step fp32 150 ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads 1,2,16 -m "$N2" --reps 3 --csv "$F"
+step fp32-big 90 ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads 16 -m "$N3" --reps 3 --csv "$F"
+for blk in 0,0,128 0,0,512 0,1024,0; do
+    step "wall-$blk" 60 ./14_amx/amx --baseline mkl --variant amx_blocked --threads 16 -m "$N2" --reps 5 --blocks "$blk" --csv "$W"
+done
+rm -f "$out/.lock"
+python3 14_amx/targets.py "$out" || true
+echo "== done, $(date -u +%T)"

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""14_amx/plot.py CSV PNG: chapter 14's chart, from 14_amx/bench.sh's CSVs.
+
+    CSV   results/<machine>/14_amx.csv (its siblings 14_amx_fp32.csv and 14_runs/peak.txt are
+          read from the same folder when present)
+    PNG   where the chart goes (make plots: docs/figures/<machine>/14_amx.png)
+
+Left: BF16 A and B on one thread, GFLOP/s against n for every variant and MKL's BF16 GEMM, the
+three units' peaks (--peak) dotted. Right: FP32 A, B and C, amx_fp32 against MKL's and OpenBLAS's
+sgemm and the FP32 FMA peak. Medians over the rounds; rows that failed their check are left out.
+"""
+import csv
+import os
+import re
+import statistics
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return [r for r in csv.DictReader(f) if r["check"] != "FAIL" and r["m"] == r["n"] == r["k"]]
+
+
+def lines(data, threads):
+    """{(name, is_library): {n: median GFLOP/s}}: the variants' rows, and each library's own rows"""
+    acc = defaultdict(lambda: defaultdict(list))
+    for r in data:
+        if int(r["threads"]) == threads:
+            lib = bool(r["baseline"]) and r["variant"] == r["baseline"].lower()
+            acc[(r["baseline"] if lib else r["variant"], lib)][int(r["n"])].append(float(r["gflops"]))
+    return {v: {n: statistics.median(g) for n, g in sorted(d.items())} for v, d in acc.items()}
+
+
+def peaks(folder):
+    """{'FP32 FMA': x, 'VDPBF16PS': y, 'TDPBF16PS': z} from 14_runs/peak.txt: the higher of the
+    --peak runs at the start and the end of bench.sh"""
+    out = {}
+    path = os.path.join(folder, "14_runs", "peak.txt")
+    names = {"VFMADD231PS": "FP32 FMA", "VDPBF16PS": "VDPBF16PS", "TDPBF16PS": "TDPBF16PS"}
+    if os.path.exists(path):
+        for line in open(path):
+            m = re.match(r"(\S+) .*?\s([0-9.]+) GFLOP/s", line)
+            if m and m.group(1) in names:
+                key = names[m.group(1)]
+                out[key] = max(out.get(key, 0.0), float(m.group(2)))
+    return out
+
+
+STYLE = {"simd": ("05's FP32 kernel (simd)", "tab:gray", "o"),
+         "avx512_bf16": ("avx512_bf16", "tab:olive", "v"),
+         "amx_naive": ("amx_naive", "tab:cyan", "s"),
+         "amx_blocked": ("amx_blocked", "tab:blue", "D"),
+         "amx_pipelined": ("amx_pipelined", "tab:green", "^"),
+         "amx_bf16x1": ("amx_bf16x1 (not FP32-accurate)", "tab:pink", "x"),
+         "amx_fp32_folded": ("amx_fp32_folded", "tab:purple", "s"),
+         "amx_fp32": ("amx_fp32", "tab:red", "D")}
+
+
+def panel(ax, data, title, variants, peak_lines):
+    for (name, lib), line in lines(data, 1).items():
+        if not lib and name in variants:
+            label, color, marker = STYLE[name]
+            ax.plot(list(line), list(line.values()), marker=marker, color=color, label=label)
+        elif lib:
+            ax.plot(list(line), list(line.values()), "--", color="black" if "MKL" in name else "tab:brown",
+                    marker=".", label=name + " (library)")
+    for label, value, color in peak_lines:
+        ax.axhline(value, linestyle=":", color=color, linewidth=1)
+        ax.text(1000, value * 1.04, f"{label} peak {value:.0f} (--peak)", fontsize=7, color=color)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("n (M = N = K)")
+    ax.set_ylabel("GFLOP/s, one thread")
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="lower right")
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: 14_amx/plot.py results/<machine>/14_amx.csv OUT.png")
+    csv_path, png = sys.argv[1], sys.argv[2]
+    folder = os.path.dirname(csv_path)
+    bf16, fp32 = read(csv_path), read(os.path.join(folder, "14_amx_fp32.csv"))
+    if not bf16:
+        sys.exit(f"{csv_path}: no rows")
+    pk = peaks(folder)
+    device = bf16[0]["device"]
+    # the FP32 panel only where bench.sh wrote its CSV (make run writes the BF16 one alone)
+    fig, axes = plt.subplots(1, 2 if fp32 else 1, figsize=(12, 4.8) if fp32 else (6.5, 4.8),
+                             squeeze=False)
+    axes = axes[0]
+    panel(axes[0], bf16, "BF16 A and B, FP32 C (checked against the rounded inputs)",
+          ["simd", "avx512_bf16", "amx_naive", "amx_blocked", "amx_pipelined"],
+          [(k, v, c) for k, v, c in (("TDPBF16PS", pk.get("TDPBF16PS"), "tab:blue"),
+                                     ("FP32 FMA", pk.get("FP32 FMA"), "tab:gray"),
+                                     ("VDPBF16PS", pk.get("VDPBF16PS"), "tab:olive")) if v])
+    if fp32:
+        panel(axes[1], fp32, "FP32 A, B and C (checked against the FP32 bound)",
+              ["simd", "amx_fp32_folded", "amx_fp32"],
+              [("FP32 FMA", pk["FP32 FMA"], "tab:gray")] if "FP32 FMA" in pk else [])
+    fig.suptitle(f"14_amx on {os.path.basename(os.path.abspath(folder))} ({device}), medians of two "
+                 "rounds on a shared machine: compare lines within a panel, not with other runs",
+                 fontsize=10)
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(png) or ".", exist_ok=True)
+    fig.savefig(png, dpi=110)
+    print(png)
+
+
+if __name__ == "__main__":
+    main()
