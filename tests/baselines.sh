@@ -20,10 +20,8 @@ trap 'rmdir "$EMPTY"' EXIT
 
 # skipped DESC NAME: the last run exited 77 with one line on stderr, nothing on stdout
 skipped() {
-    # nothing on stdout but, with --csv -, the CSV's header (written when the file is opened,
-    # before the library is looked for)
-    if [ "$rc" -eq 77 ] && [ "$(wc -l <"$LOG/$2.err")" -eq 1 ] &&
-        [ -z "$(grep -v '^stage,variant,m,n,k,' "$LOG/$2.out")" ]; then
+    # nothing on stdout, --csv - included (csv.c writes the header with the first row)
+    if [ "$rc" -eq 77 ] && [ "$(wc -l <"$LOG/$2.err")" -eq 1 ] && [ ! -s "$LOG/$2.out" ]; then
         pass "$1: exit 77: $(cat "$LOG/$2.err")"
     else
         fail "$1: exit $rc, $(wc -l <"$LOG/$2.err") stderr line(s), $(wc -c <"$LOG/$2.out") bytes on stdout (want exit 77, one line, nothing on stdout; $LOG/$2.*)"
