@@ -60,6 +60,8 @@ PEAK_NAMES = {"fma_scalar": "scalar FMA", "fma_avx2": "AVX2 FMA",
               "fma_avx512": "AVX-512 FMA", "fp32_fma": "FP32 FMA"}
 GPU_BASELINES = ("cublas", "cublasxt")
 BUSY_CORES = 0.5  # the harness's mark (common/bench.h): a row measured under this much load
+BF16_STAGES = re.compile(r"^(12|14)_")  # stages whose default run multiplies BF16 inputs
+FP32_MODE = re.compile(r"tf32|^amx_fp32|^amx_bf16x")  # their --fp32 variants
 
 
 class InputError(Exception):
@@ -148,9 +150,11 @@ def load(paths):
             print(f"plot.py: skipping {path}: another schema (a stage's own CSV)", file=sys.stderr)
             continue
         if kind == "result":
-            fp32_run = any("tf32" in r["variant"] for r in rows if r["stage"].startswith("12_"))
+            # stages 12 and 14 run BF16 products by default and FP32 ones with --fp32 (tf32,
+            # 3xtf32; amx_fp32 and its steps): a file with one of those is an --fp32 run
+            fp32_run = any(FP32_MODE.search(r["variant"]) for r in rows if BF16_STAGES.match(r["stage"]))
             for r in rows:
-                r["family"] = "bf16" if r["stage"].startswith("12_") and not fp32_run else "fp32"
+                r["family"] = "bf16" if BF16_STAGES.match(r["stage"]) and not fp32_run else "fp32"
         (results if kind == "result" else peaks).extend(rows)
     if not results:
         raise InputError("no result rows in " + " ".join(paths))
@@ -399,20 +403,29 @@ def device_peak(rows, peaks, gpu):
     return peak_line(peaks, rows[0]["device"], max(r["threads"] for r in rows), gpu)
 
 
-FP32_ACCURATE_TF32 = ("3xtf32", "mma_3xtf32")  # stage 12's --fp32 variants within the FP32 bound
+# stages 12's and 14's --fp32 variants within the FP32 bound (tf32, amx_bf16x1 and x3 are not;
+# 14's "simd" is 05's kernel, linked for comparison)
+FP32_ACCURATE = ("3xtf32", "mma_3xtf32", "amx_fp32", "amx_fp32_folded")
 
 
 def progression_panels(rows, gpu):
     """[(title, rows)]: the panels of a progression chart. CPU: one per thread count. GPU: the
     FP32 stages (with stage 12's FP32-accurate 3xTF32), the tensor cores' BF16 climb, and the
     stages on several GPUs, each against what measures it."""
-    if not gpu:
-        counts = sorted({r["threads"] for r in rows})
-        return [(f"{t} thread{'s' if t != 1 else ''}", [r for r in rows if r["threads"] == t])
-                for t in counts]
+    if not gpu:  # a panel a thread count; BF16 products (stage 14) in panels of their own
+        panels = []
+        for fam in ("fp32", "bf16"):
+            mine = [r for r in rows if r.get("family", "fp32") == fam and
+                    (fam == "bf16" or not BF16_STAGES.match(r["stage"]) or
+                     r["variant"] in FP32_ACCURATE or is_baseline_row(r))]
+            for t in sorted({r["threads"] for r in mine}):
+                what = f"{t} thread{'s' if t != 1 else ''}"
+                panels.append((what if fam == "fp32" else f"BF16 on the matrix unit, {what}",
+                               [r for r in mine if r["threads"] == t]))
+        return panels
     multi = {r["stage"] for r in rows if r["baseline"].lower() == "cublasxt"}
     fp32 = [r for r in rows if r["stage"] not in multi and r.get("family") != "bf16" and
-            (not r["stage"].startswith("12_") or r["variant"] in FP32_ACCURATE_TF32 or
+            (not BF16_STAGES.match(r["stage"]) or r["variant"] in FP32_ACCURATE or
              is_baseline_row(r))]
     bf16 = [r for r in rows if r.get("family") == "bf16"]
     several = [r for r in rows if r["stage"] in multi]
@@ -474,7 +487,7 @@ def draw_progression_panel(ax, title, rows, peaks, want, gpu):
                        label=f"{'BF16 tensor-core' if measure == 'bf16_wgmma' else 'FP32 FMA'} "
                              f"peak, measured ({gflops_text(c)})")
             values.append(c)
-    else:
+    elif not title.startswith("BF16"):  # (the FP32 FMA peak says nothing of the matrix unit's)
         peak = peak_line(peaks, device, rows[0]["threads"], gpu)
         if peak:
             ax.axhline(peak[0], linestyle=":", color="tab:red", linewidth=1.5,
@@ -498,7 +511,7 @@ def plot_progression(rows, peaks, out_dir, suffix, want):
     gpu, device = is_gpu(rows), rows[0]["device"] or "unknown device"
     # (a thread count that only one stage ran, 04's sweep to 3 threads, is no progression)
     panels = [(t, p) for t, p in progression_panels(rows, gpu) if best_per_stage(p, want)]
-    several = [(t, p) for t, p in panels if len(best_per_stage(p, want)) >= 2]
+    several = [(t, p) for t, p in panels if len(best_per_stage(p, want)) >= 2 or t.startswith("BF16")]
     if not gpu and several:
         panels = several
     if not [t for t, _ in panels if not t.startswith("several GPUs")]:
