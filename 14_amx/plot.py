@@ -20,6 +20,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 
 
 def read(path):
@@ -77,6 +78,14 @@ def panel(ax, data, title, variants, peak_lines):
         ax.text(1000, value * 1.04, f"{label} peak {value:.0f} (--peak)", fontsize=7, color=color)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
+    # the sizes measured as numbers (1024, not 2^10); GFLOP/s at 1, 2, 5 of each decade
+    sizes = sorted({n for line in lines(data, 1).values() for n in line})
+    if sizes:
+        ax.set_xticks(sizes, [str(n) for n in sizes])
+        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
+    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("n (M = N = K)")
     ax.set_ylabel("GFLOP/s, one thread")
     ax.set_title(title, fontsize=10)
