@@ -29,7 +29,6 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 exec > >(tee -a "$out/bench-gpus.log") 2>&1
 T0=$SECONDS BUDGET=${BUDGET:-1200}
-left() { echo $((BUDGET - (SECONDS - T0))); }
 BIN=13_distributed/distributed
 N1=${N1:-16384} N2=${N2:-32768} N3=${N3:-65536}
 CSV=$out/13_distributed.csv COMM=$out/13_distributed_comm.csv TL=$out/13_distributed_timeline.csv
@@ -57,22 +56,7 @@ MPI=(mpirun --allow-run-as-root -q --bind-to none -x NCCL_NVLS_ENABLE)
 four=$([ "$ngpu" -ge 4 ] && echo 4 || echo 2)
 sq=$([ "$four" = 4 ] && echo 2x2 || echo 1x2)
 
-# step NAME SECONDS COMMAND...: run it if about SECONDS are left, under a timeout of what is left
-# (a shell function runs as it is: timeout cannot start one)
-step() {
-    local name=$1 need=$2 t=$SECONDS
-    shift 2
-    if [ "$(left)" -lt "$need" ]; then
-        echo "== $name: SKIPPED, $(left) s of the budget left, it needs about $need"
-        return 1
-    fi
-    echo "== $name ($(date -u +%T), $(left) s left)"
-    echo "+ $*"
-    if [ "$(type -t "$1")" = function ]; then "$@"; else timeout "$(left)" "$@"; fi
-    local rc=$?
-    echo "== $name: $([ $rc -eq 0 ] && echo "done" || echo "exit $rc") in $((SECONDS - t)) s"
-    return $rc
-}
+. 13_distributed/steps.sh # left, step
 np_of() { echo $((${1%x*} * ${1#*x})); }
 V="--variant summa_nccl,summa_nccl_cublas,local_only_gpu --no-baseline"
 

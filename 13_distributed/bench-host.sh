@@ -52,7 +52,6 @@ case $mode in
 esac
 exec > >(tee -a "$log") 2>&1
 T0=$SECONDS BUDGET=${BUDGET:-$([ $mode = rest ] && echo 290 || echo 450)}
-left() { echo $((BUDGET - (SECONDS - T0))); }
 BIN=13_distributed/distributed
 N1=${N1:-8192} N2=${N2:-16384}
 CSV=$out/13_distributed.csv COMM=$out/13_distributed_comm.csv
@@ -116,21 +115,7 @@ R4=("${MPI[@]}" -np 4 --map-by "$([ $bind = none ] && echo slot || echo slot:PE=
 R1=("${MPI[@]}" -np 1 --map-by "$unit" --bind-to "$bind")
 R1x4=("${MPI[@]}" -np 1 --map-by "$([ $bind = none ] && echo slot || echo slot:PE=4)" --bind-to "$bind")
 
-# step NAME SECONDS COMMAND...: run it if about SECONDS are left, under a timeout of what is left
-step() {
-    local name=$1 need=$2 t=$SECONDS
-    shift 2
-    if [ "$(left)" -lt "$need" ]; then
-        echo "== $name: SKIPPED, $(left) s of the budget left, it needs about $need"
-        return 1
-    fi
-    echo "== $name ($(date -u +%T), $(left) s left)"
-    echo "+ $*"
-    timeout "$(left)" "$@"
-    local rc=$?
-    echo "== $name: $([ $rc -eq 0 ] && echo "done" || echo "exit $rc") in $((SECONDS - t)) s"
-    return $rc
-}
+. 13_distributed/steps.sh # left, step
 
 comm16() { step "comm: 16 ranks, 4x4" 20 "${R16[@]}" $BIN --bench-comm --grid 4x4 --threads 1 --csv "$COMM"; }
 comm4() { step "comm: 4 ranks, 2x2" 15 "${R4[@]}" $BIN --bench-comm --grid 2x2 --threads 4 --csv "$COMM"; }
