@@ -108,4 +108,4 @@ step "split: 1x2, n = $N2, nb 8192" 40 "${MPI[@]}" -np 2 $BIN $W --nb 8192 --gri
 step "split: 1x2, n = $N2, first block in 4" 40 "${MPI[@]}" -np 2 $BIN $W --nb 4096 --grid 1x2 --sizes $N2 \
     --reps 3 --first-split 4
 step "split: $sq, n = $N3, nb 8192" 75 "${MPI[@]}" -np $four $BIN $W --nb 8192 --grid $sq --sizes $N3 --reps 2
-echo "== done in $((SECONDS - T0)) s: $(grep -c '^13_distributed,' "$CSV" 2>/dev/null) GEMM rows, $(grep -c '^13_distributed,' "$COMM" 2>/dev/null) comm rows, $(grep -c '^13_distributed,' "$TL" 2>/dev/null) timeline rows in $out"
+echo "== done in $((SECONDS - T0)) s: $(rows "$CSV") GEMM rows, $(rows "$COMM") comm rows, $(rows "$TL") timeline rows in $out"

@@ -169,7 +169,7 @@ main4x4_local_n2() {
         --no-baseline --nb 256 --grid 4x4 --threads 1 --sizes $N2 --csv "$CSV"
 }
 done_line() {
-    echo "== done in $((SECONDS - T0)) s: $(grep -c '^13_distributed,' "$CSV" 2>/dev/null) GEMM rows, $(grep -c '^13_distributed,' "$COMM" 2>/dev/null) comm rows in $out"
+    echo "== done in $((SECONDS - T0)) s: $(rows "$CSV") GEMM rows, $(rows "$COMM") comm rows in $out"
 }
 
 if [ $mode = rest ]; then

@@ -18,3 +18,6 @@ step() {
     echo "== $name: $([ $rc -eq 0 ] && echo "done" || echo "exit $rc") in $((SECONDS - t)) s"
     return $rc
 }
+
+# rows FILE: how many result rows FILE holds (0 when there is no such file)
+rows() { cat "$1" 2>/dev/null | grep -c '^13_distributed,'; }
