@@ -70,6 +70,26 @@ check "near sizes: 4095 and 4097 stand beside 4096, 6000 beside 6016 (got $near_
 check "near sizes: the chart is drawn and the sizes left out are named" \
     grep -q "sizes 4095, 4097 left out of the lines that also ran" "$tmp/near.out"
 
+# A row measured under load (its CSV load column at or above the harness's mark) is drawn
+# hollow and the legend says why; with no such row, neither. (quiet, hollow markers) of each chart:
+hollow_got=$(cd "$root/plots" && "$PY" -c '
+import sys, plot
+seen = []
+def save(fig, ax, out_dir, name, log_y):  # stands in for plot.save: what the reader would see
+    ax.legend()
+    marks = [ln for ln in ax.lines if len(ln.get_xdata()) and ln.get_markerfacecolor() in ("white", (1, 1, 1, 1))]
+    seen.append((any("hollow" in t.get_text() for t in ax.get_legend().get_texts()), len(marks)))
+plot.save = save
+_, rows = plot.read_csv(sys.argv[1])
+rows = [r for r in rows if r["check"] == "PASS"]
+plot.plot_stage([dict(r) for r in rows], [], "-", "quiet")
+busy = [dict(r) for r in rows]
+busy[0]["load"] = 1.3
+plot.plot_stage(busy, [], "-", "busy")
+print(seen)' "$fixture/01_naive.csv" 2>&1)
+check "busy rows: hollow and in the legend, quiet rows neither (got $hollow_got)" \
+    [ "$hollow_got" = "[(False, 0), (True, 1)]" ]
+
 # Bad input: one line on stderr, exit status 2, nothing written.
 head -n 1 "$fixture/01_naive.csv" >"$tmp/empty.csv"
 printf 'stage,variant,size,gflops\n01_naive,ijk,64,1.5\n' >"$tmp/wrong.csv"
