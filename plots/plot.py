@@ -288,6 +288,7 @@ def draw_baselines(ax, rows, gpu, at=None, with_threads=True):
     transfers; dashed for the most threads, dash-dot for fewer) against size, or as a
     horizontal line at its value for size `at`."""
     lines = baseline_lines(rows)
+    busy = {r["n"] for r in rows if r.get("load", -1) >= BUSY_CORES}
     most = max((t for _, t in lines), default=0)
     shade = {name: ("black", "dimgray", "darkgray")[i % 3]
              for i, name in enumerate(sorted({name for name, _ in lines}))}
@@ -297,6 +298,11 @@ def draw_baselines(ax, rows, gpu, at=None, with_threads=True):
         if at is None:
             sizes = sorted(line)
             ax.plot(sizes, [line[s] for s in sizes], style, color=shade[name], label=label)
+            # timed alternately with the variants: under the same load, so hollow where they are
+            marked = [s for s in sizes if s in busy]
+            if marked:
+                ax.plot(marked, [line[s] for s in marked], "o", mfc="white", mec=shade[name],
+                        zorder=3)
         else:
             n = pick_size(line, at)
             ax.axhline(line[n], linestyle=style, color=shade[name], label=f"{label}, n={n}")

@@ -71,7 +71,8 @@ check "near sizes: the chart is drawn and the sizes left out are named" \
     grep -q "sizes 4095, 4097 left out of the lines that also ran" "$tmp/near.out"
 
 # A row measured under load (its CSV load column at or above the harness's mark) is drawn
-# hollow and the legend says why; with no such row, neither. (quiet, hollow markers) of each chart:
+# hollow, the baseline measured beside it too, and the legend says why; with no such row,
+# neither. (legend entry, lines of hollow markers) of each chart:
 hollow_got=$(cd "$root/plots" && "$PY" -c '
 import sys, plot
 seen = []
@@ -87,8 +88,8 @@ busy = [dict(r) for r in rows]
 busy[0]["load"] = 1.3
 plot.plot_stage(busy, [], "-", "busy")
 print(seen)' "$fixture/01_naive.csv" 2>&1)
-check "busy rows: hollow and in the legend, quiet rows neither (got $hollow_got)" \
-    [ "$hollow_got" = "[(False, 0), (True, 1)]" ]
+check "busy rows: the variant and its baseline hollow, in the legend; quiet rows neither (got $hollow_got)" \
+    [ "$hollow_got" = "[(False, 0), (True, 2)]" ]
 
 # Bad input: one line on stderr, exit status 2, nothing written.
 head -n 1 "$fixture/01_naive.csv" >"$tmp/empty.csv"
