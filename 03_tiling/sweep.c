@@ -147,8 +147,7 @@ int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
         failed += bench_run(&per_tile, &o, &p);
         passed += p;
     }
-    bench_print_load();
-    printf("\n%d passed, %d failed\n", passed, failed);
+    bench_print_tally(passed, failed);
     fflush(stdout);
     int csv_rc = bench_close_csv(&o);
     free(run_now);

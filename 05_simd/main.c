@@ -64,19 +64,8 @@ static int blocks_option(bench_opts *o, const char *opt, const char *val)
     }
     if (strcmp(opt, "--blocks") != 0)
         return 0;
-    if (!val)
-        cli_die("--blocks: expects MC,KC,NC (0 keeps the computed value)");
-    char *copy = strdup(val), *save = NULL;
-    long v[3] = {0, 0, 0};
-    int n = 0;
-    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (n == 3)
-            cli_die("--blocks: expects three numbers MC,KC,NC, got '%s'", val);
-        v[n++] = cli_long("--blocks", t, 0, 1 << 16);
-    }
-    free(copy);
-    if (n != 3)
-        cli_die("--blocks: expects three numbers MC,KC,NC, got '%s'", val);
+    long v[3];
+    cli_longs("--blocks", "MC,KC,NC (0 keeps the computed value)", val, 3, 0, 1 << 16, v);
     gemm_blocking_override((int)v[0], (int)v[1], (int)v[2]);
     describe();
     return 2;

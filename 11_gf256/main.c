@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "chunks.h"
+#include "bench.h"
 #include "cli.h"
 #include "gf256.h"
 #include "gpu.h"
@@ -373,7 +374,7 @@ int main(int argc, char **argv)
     free(c.tv);
     free(c.tb);
     free(o.run.selected);
-    printf("\n%d passed, %d failed\n", c.passed, c.failed);
+    bench_print_tally(c.passed, c.failed);
     fflush(stdout);
     if (cli_csv_close(o.run.csv_out) != 0)
         return 2;

@@ -14,13 +14,12 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from stage_cli import run, save  # noqa: E402
+from stage_cli import log_axes, run, save  # noqa: E402
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-import matplotlib.ticker  # noqa: E402
 
 
 def size_text(n):
@@ -56,16 +55,8 @@ def main(src, dst):
     if copy_rw:  # data-in rate at which RS(10,4) moves copy_rw bytes (read + written) per second
         ax.axhline(copy_rw * 10 / 14, color="grey", linestyle=":",
                    label=f"copy bandwidth x 10/14 ({copy_rw:.0f} GB/s r+w)")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    # a tick at every length measured (4K, 16K, 1M), not at the powers of two between them
     lengths = sorted({n for s in series.values() for n in s})
-    ax.set_xticks(lengths, [size_text(n) for n in lengths], fontsize=8)
-    ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
-    # GB/s at 1, 2, 5 of each decade, written as numbers (not 4x10^0)
-    ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
-    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    log_axes(ax, lengths, [size_text(n) for n in lengths], fontsize=8)  # ticks at 4K, 16K, 1M
     ax.set_xlabel("chunk length (bytes)")
     ax.set_ylabel("GB/s of data in")
     device = rows[0]["device"] if rows else ""

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "csv.h"
 #include "sysinfo.h"
@@ -94,6 +95,7 @@ void print_header(const options *o, const char *gpu, const char *no_isal)
     else
         printf("%-10s off (--no-check)\n", "check");
     printf("%-10s GB/s in = k*len bytes / time; r+w = (k+m)*len / time\n", "rates");
+    bench_print_load_start(0);
 }
 
 void report_copy(const options *o, const char *gpu)

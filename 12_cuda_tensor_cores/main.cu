@@ -304,7 +304,7 @@ int main(int argc, char **argv)
     } else {
         bench_print_header(st, &o);
         int passed = 0, failed = bench_run(st, &o, &passed);
-        printf("\n%d passed, %d failed\n", passed, failed);
+        bench_print_tally(passed, failed);
         if (unrounded) /* a measurement of BF16's own error, not a check of the kernels */
             printf("(--reference unrounded: the checks compare with the float inputs' product and "
                    "fail by design; exit status 0)\n");

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "bench_types.h"
+#include "bf16.h"
 #include "gemm.h"
 
 #if defined(__x86_64__)
@@ -158,20 +159,7 @@ void bf16_blocking(const bf16_kernel *k, int *mc, int *kc, int *nc);
 
 /* ---- BF16 numbers ---------------------------------------------------------------------------- */
 
-/* x rounded to BF16, to nearest, ties to even (NaN stays NaN), and back. */
-static inline uint16_t bf16_from_float(float x)
-{
-    union { float f; uint32_t u; } v = {x};
-    if ((v.u & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((v.u >> 16) | 0x40);
-    v.u += 0x7fffu + ((v.u >> 16) & 1u);
-    return (uint16_t)(v.u >> 16);
-}
-static inline float bf16_to_float(uint16_t b)
-{
-    union { uint32_t u; float f; } v = {(uint32_t)b << 16};
-    return v.f;
-}
+/* bf16_round_bits, bf16_bits_to_float, bf16_round_all: common/bf16.h, shared with stage 12 */
 
 /* ---- the backend (backend.c) -------------------------------------------------------------------- */
 

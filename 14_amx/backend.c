@@ -133,15 +133,6 @@ typedef struct bf16_problem {
     const float *A, *B; /* the harness's own (unrounded) inputs */
 } bf16_problem;
 
-static void round_all(const float *X, size_t n, uint16_t *x16, float *xr)
-{
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++) {
-        x16[i] = bf16_from_float(X[i]);
-        xr[i] = bf16_to_float(x16[i]);
-    }
-}
-
 static int bf16_setup(bench_problem *p)
 {
     const int krows = p->K > 0 ? p->K : 1;
@@ -156,8 +147,8 @@ static int bf16_setup(bench_problem *p)
     if (!bp->A16 || !bp->B16 || !bp->rA || !bp->rB)
         cli_die("size %dx%dx%d: cannot allocate %.1f GiB for the BF16 copies", p->M, p->N, p->K,
                 6.0 * (double)(na + nb) / 1073741824.0);
-    round_all(p->A, na, bp->A16, bp->rA);
-    round_all(p->B, nb, bp->B16, bp->rB);
+    bf16_round_all(p->A, na, bp->A16, bp->rA);
+    bf16_round_all(p->B, nb, bp->B16, bp->rB);
     bp->A = p->A;
     bp->B = p->B;
     if (!unrounded) {

@@ -30,18 +30,7 @@ export GIT_REV=$rev OMP_WAIT_POLICY=passive GEMM_BENCH_LOCK=$out/.lock
 unset OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY
 echo "== 14_amx/bench-host.sh, $(date -u +%FT%TZ), git $rev"
 
-if [ -z "${MKL_HOME:-}" ]; then
-    carry=${MKL_CARRY:-.mkl-carry}
-    if ls "$carry"/libmkl_rt.so.3.xz >/dev/null 2>&1; then
-        mkdir -p build/mkl-lib
-        for f in "$carry"/libmkl_*.so.3.xz; do
-            xz -dc "$f" >"build/mkl-lib/$(basename "$f" .xz)"
-        done
-        export MKL_HOME=$PWD/build/mkl-lib
-    else
-        echo "note: no MKL here (MKL_HOME unset, nothing in $carry): its steps say exit 77"
-    fi
-fi
+. scripts/find-mkl.sh # MKL_HOME, from .mkl-carry where the host has no MKL
 
 make -s -j"$(nproc)" GIT_REV="$rev" 14_amx/amx build/peak || { echo "build failed"; exit 1; }
 {

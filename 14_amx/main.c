@@ -85,20 +85,8 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
         return 2;
     }
     if (!strcmp(opt, "--blocks")) {
-        char *copy = strdup(val ? val : ""), *save = NULL;
-        long v[3] = {0, 0, 0};
-        int n = 0;
-        if (!copy)
-            cli_die("out of memory");
-        for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            if (n == 3)
-                cli_die("--blocks: expects three numbers MC,KC,NC, got '%s'", val);
-            v[n++] = cli_long("--blocks", t, 0, 1 << 16);
-        }
-        free(copy);
-        if (n != 3)
-            cli_die("--blocks: expects three numbers MC,KC,NC (0 keeps the computed value), got '%s'",
-                    val ? val : "");
+        long v[3];
+        cli_longs("--blocks", "MC,KC,NC (0 keeps the computed value)", val, 3, 0, 1 << 16, v);
         bf16_blocking_override((int)v[0], (int)v[1], (int)v[2]);
         return 2;
     }
@@ -172,7 +160,7 @@ int main(int argc, char **argv)
     } else {
         bench_print_header(&stage, &o);
         int passed = 0, failed = bench_run(&stage, &o, &passed);
-        printf("\n%d passed, %d failed\n", passed, failed);
+        bench_print_tally(passed, failed);
         if (unrounded)
             printf("(--reference unrounded: the checks compare with the float inputs' product and "
                    "fail by design; exit status 0)\n");

@@ -14,17 +14,20 @@ import os
 import re
 import statistics
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 
-import matplotlib
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from stage_cli import log_axes, run, save  # noqa: E402
+
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-import matplotlib.ticker  # noqa: E402
 
 
-def read(path):
-    if not os.path.exists(path):
+def read(path, needed=False):
+    """The checked square rows of one CSV; [] for a sibling that is not there (needed=False)."""
+    if not needed and not os.path.exists(path):
         return []
     with open(path, newline="") as f:
         return [r for r in csv.DictReader(f) if r["check"] != "FAIL" and r["m"] == r["n"] == r["k"]]
@@ -76,16 +79,8 @@ def panel(ax, data, title, variants, peak_lines):
     for label, value, color in peak_lines:
         ax.axhline(value, linestyle=":", color=color, linewidth=1)
         ax.text(1000, value * 1.04, f"{label} peak {value:.0f} (--peak)", fontsize=7, color=color)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    # the sizes measured as numbers (1024, not 2^10); GFLOP/s at 1, 2, 5 of each decade
     sizes = sorted({n for line in lines(data, 1).values() for n in line})
-    if sizes:
-        ax.set_xticks(sizes, [str(n) for n in sizes])
-        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
-    ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
-    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    log_axes(ax, sizes, [str(n) for n in sizes])  # the sizes measured as numbers (1024, not 2^10)
     ax.set_xlabel("n (M = N = K)")
     ax.set_ylabel("GFLOP/s, one thread")
     ax.set_title(title, fontsize=10)
@@ -93,14 +88,11 @@ def panel(ax, data, title, variants, peak_lines):
     ax.legend(fontsize=7, loc="lower right")
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: 14_amx/plot.py results/<machine>/14_amx.csv OUT.png")
-    csv_path, png = sys.argv[1], sys.argv[2]
+def main(csv_path, png):
     folder = os.path.dirname(csv_path)
-    bf16, fp32 = read(csv_path), read(os.path.join(folder, "14_amx_fp32.csv"))
+    bf16, fp32 = read(csv_path, needed=True), read(os.path.join(folder, "14_amx_fp32.csv"))
     if not bf16:
-        sys.exit(f"{csv_path}: no rows")
+        raise ValueError(f"{csv_path}: no checked rows of square sizes")
     pk = peaks(folder)
     device = bf16[0]["device"]
     # the FP32 panel only where bench.sh wrote its CSV (make run writes the BF16 one alone)
@@ -116,14 +108,14 @@ def main():
         panel(axes[1], fp32, "FP32 A, B and C (checked against the FP32 bound)",
               ["simd", "amx_fp32_folded", "amx_fp32"],
               [("FP32 FMA", pk["FP32 FMA"], "tab:gray")] if "FP32 FMA" in pk else [])
-    fig.suptitle(f"14_amx on {os.path.basename(os.path.abspath(folder))} ({device}), medians of two "
-                 "rounds on a shared machine: compare lines within a panel, not with other runs",
-                 fontsize=10)
+    rounds = max(Counter((r["variant"], r["n"], r["threads"]) for r in bf16).values())
+    fig.suptitle(f"14_amx on {os.path.basename(os.path.abspath(folder))} ({device}), "
+                 f"{'medians of %d rounds' % rounds if rounds > 1 else 'one round'} on a shared "
+                 "machine: compare lines within a panel, not with other runs", fontsize=10)
     fig.tight_layout()
     os.makedirs(os.path.dirname(png) or ".", exist_ok=True)
-    fig.savefig(png, dpi=110)
-    print(png)
+    save(fig, csv_path, png, dpi=110)
 
 
 if __name__ == "__main__":
-    main()
+    run(main, "14_amx/plot.py results/<machine>/14_amx.csv OUT.png")

@@ -30,9 +30,9 @@ static float probe_sum(const gemm_variant *v, const term *t)
     uint16_t A[PK] = {0}, B[PK * PN] = {0};
     float C[PN];
     for (; t->k >= 0; t++) {
-        A[t->k] = bf16_from_float((float)t->v);
-        B[t->k * PN] = bf16_from_float(1.0f);
-        if (bf16_to_float(A[t->k]) != t->v) {
+        A[t->k] = bf16_round_bits((float)t->v);
+        B[t->k * PN] = bf16_round_bits(1.0f);
+        if (bf16_bits_to_float(A[t->k]) != t->v) {
             fprintf(stderr, "probe: %g is not a BF16 number\n", t->v);
             exit(1);
         }
@@ -46,7 +46,7 @@ static float probe_product(const gemm_variant *v)
 {
     uint16_t A[PK] = {0}, B[PK * PN] = {0};
     float C[PN];
-    A[32] = B[32 * PN] = bf16_from_float(1.0f + ldexpf(1.0f, -7));
+    A[32] = B[32 * PN] = bf16_round_bits(1.0f + ldexpf(1.0f, -7));
     v->fn_bf16(1, PN, PK, 1.0f, (const gemm_bf16 *)A, PK, (const gemm_bf16 *)B, PN, 0.0f, C, PN);
     return C[0];
 }

@@ -168,9 +168,7 @@ static sysinfo_load run_start;  /* a reading as the table begins */
 static int busy_rows, load_rows;
 static double most_load = -1;
 
-/* The header's load line: what runs now (the load average lags a minute behind), and the
- * reading the summary at the end starts from. */
-static void load_start(void)
+void bench_print_load_start(int marks_rows)
 {
     int running;
     const double avg = sysinfo_loadavg(&running);
@@ -186,11 +184,11 @@ static void load_start(void)
     printf("%-10s %d other thread(s) running as the run starts, on %d cores; load average %.2f "
            "(1 min)\n", "load", running - 1, cores, avg);
     if (running - 1 >= 1)
-        printf("%-10s the machine is busy as the run starts: times and ratios may be off (rows "
-               "measured under load say so)\n", "warning");
+        printf("%-10s the machine is busy as the run starts: times and ratios may be off%s\n",
+               "warning", marks_rows ? " (rows measured under load say so)" : "");
 }
 
-void bench_print_load(void)
+static void bench_print_load(void)
 {
     sysinfo_load end;
     sysinfo_load_now(&end);
@@ -201,13 +199,23 @@ void bench_print_load(void)
     if (others < 0)
         others = most_load;
     if (busy_rows > 0 || others >= BENCH_BUSY_CORES)
-        printf("%-10s the machine was busy: other processes used %.1f of %d cores during the run "
-               "(%d of %d rows marked busy)%s; their times and ratios are not this machine's "
-               "alone\n", "warning", others, cores, busy_rows, load_rows,
-               steal > 0.05 ? ", some of it taken by the hypervisor" : "");
+    {
+        char rows[64] = "";
+        if (load_rows > 0)
+            snprintf(rows, sizeof rows, " (%d of %d rows marked busy)", busy_rows, load_rows);
+        printf("%-10s the machine was busy: other processes used %.1f of %d cores during the run"
+               "%s%s; their times and ratios are not this machine's alone\n", "warning", others,
+               cores, rows, steal > 0.05 ? ", some of it taken by the hypervisor" : "");
+    }
     else
         printf("%-10s quiet: other processes used %.1f of %d cores during the run%s\n", "load",
                others, cores, steal > 0.05 ? " (the hypervisor took some)" : "");
+}
+
+void bench_print_tally(int passed, int failed)
+{
+    bench_print_load();
+    printf("\n%d passed, %d failed\n", passed, failed);
 }
 
 void bench_print_header(const stage_info *st, const bench_opts *o)
@@ -224,7 +232,7 @@ void bench_print_header(const stage_info *st, const bench_opts *o)
                "u = 2^-24; C poisoned before each checked run\n", "check");
     else
         printf("%-10s off (--no-check)\n", "check");
-    load_start();
+    bench_print_load_start(1);
     printf("\n");
     print_table_head(st, o);
     fflush(stdout);
@@ -471,8 +479,7 @@ int bench_main(const stage_info *st, int argc, char **argv)
         bench_print_header(st, &o);
         int passed = 0;
         int failed = bench_run(st, &o, &passed);
-        bench_print_load();
-        printf("\n%d passed, %d failed\n", passed, failed);
+        bench_print_tally(passed, failed);
         rc = failed ? 1 : 0;
     }
     fflush(stdout);

@@ -46,9 +46,15 @@ typedef struct bench_row {
  * time, and its ratio, are not what this machine does alone. */
 #define BENCH_BUSY_CORES 0.5
 
-/* After bench_run: the machine's load during the run, one line on stdout (a warning when it
- * was busy). 03's sweep calls it as bench_main does. */
-void bench_print_load(void);
+/* The header's load line: what runs now (the load average lags a minute behind), with a
+ * warning when the machine is busy, and the reading bench_print_tally's line starts from.
+ * bench_print_header prints it; 11, which has a header of its own, calls it (marks_rows 0: its
+ * rows carry no busy mark). */
+void bench_print_load_start(int marks_rows);
+/* After the last bench_run: the machine's load during the run, one line on stdout (a warning
+ * when it was busy), then the tally "N passed, N failed". Every table ends with it: bench_main,
+ * 03's sweep, 11's, 12's and 14's own mains. */
+void bench_print_tally(int passed, int failed);
 
 /* The parts of bench_main, for stages that loop over their own parameters
  * (a tile-size sweep): run every selected variant of st over o's shapes.

@@ -74,6 +74,26 @@ void cli_check_list(const char *what, const char *s)
         cli_die("%s: '%s' has an empty item (a comma at an end, or two in a row)", what, s);
 }
 
+void cli_longs(const char *what, const char *form, const char *s, int n, long lo, long hi,
+               long *out)
+{
+    if (!s || !*s)
+        cli_die("%s: expects %d numbers %s", what, n, form);
+    cli_check_list(what, s);
+    char *copy = strdup(s);
+    if (!copy)
+        cli_die("out of memory");
+    int got = 0;
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (got == n)
+            cli_die("%s: expects %d numbers %s, got '%s'", what, n, form, s);
+        out[got++] = cli_long(what, t, lo, hi);
+    }
+    free(copy);
+    if (got != n)
+        cli_die("%s: expects %d numbers %s, got '%s'", what, n, form, s);
+}
+
 struct csv_file *cli_csv_open(const char *what, const char *path, const char *header)
 {
     char err[512];

@@ -20,6 +20,11 @@ double cli_double(const char *what, const char *s);
  * ",64", "64,,128"), which strtok would drop without a word. */
 void cli_check_list(const char *what, const char *s);
 
+/* Exactly n comma-separated whole numbers in [lo, hi] into out ("64,256,0" for n = 3), else
+ * cli_die naming `what` and `form` (what the n numbers are, e.g. "MC,KC,NC"). */
+void cli_longs(const char *what, const char *form, const char *s, int n, long lo, long hi,
+               long *out);
+
 /* "128,256,511", "7x13x5", "256:4096:x2", "100:1000:+100", or a mix. cli_die on error. */
 int cli_parse_sizes(const char *what, const char *s, gemm_shape **out);
 

@@ -364,24 +364,6 @@ void gemm_bf16_variant(int M, int N, int K, float alpha, const float *A, int lda
     exit(1);
 }
 
-uint16_t bf16_round_bits(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    if ((u & 0x7fffffffu) > 0x7f800000u) /* NaN stays NaN (rounding could carry it to Inf) */
-        return (uint16_t)((u >> 16) | 0x40);
-    u += 0x7fffu + ((u >> 16) & 1u); /* round half to even on the 16 bits dropped */
-    return (uint16_t)(u >> 16);
-}
-
-float bf16_bits_to_float(uint16_t b)
-{
-    uint32_t u = (uint32_t)b << 16;
-    float x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-
 void cuda_bf16_reference_unrounded(int on) { g.bf16_unrounded = on; }
 
 static int cuda_bf16_init(const bench_opts *o)
@@ -393,17 +375,6 @@ static int cuda_bf16_init(const bench_opts *o)
     if (rc == 0 && g.blas)
         CUBLAS_CHECK(cublasSetMathMode(g.blas, CUBLAS_DEFAULT_MATH));
     return rc;
-}
-
-/* The host's rows x cols matrix X (row stride ld, padding included) rounded to BF16: the bits in
- * x16, the values as floats in xr. */
-static void round_to_bf16(const float *X, size_t n, uint16_t *x16, float *xr)
-{
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++) {
-        x16[i] = bf16_round_bits(X[i]);
-        xr[i] = bf16_bits_to_float(x16[i]);
-    }
 }
 
 /* Device C as for FP32, BF16 device copies of A and B with the host's leading dimensions, and
@@ -439,8 +410,8 @@ static int cuda_bf16_setup(bench_problem *p)
     if (!a16 || !b16 || !gp->rA || !gp->rB)
         cli_die("size %dx%dx%d: cannot allocate %.1f GiB of host memory for the BF16 copies",
                 p->M, p->N, p->K, 6.0 * (na + nb) / 1073741824.0);
-    round_to_bf16(p->A, na, a16, gp->rA);
-    round_to_bf16(p->B, nb, b16, gp->rB);
+    bf16_round_all(p->A, na, a16, gp->rA);
+    bf16_round_all(p->B, nb, b16, gp->rB);
     CUDA_CHECK(cudaMemcpy(gp->dA16, a16, 2 * na, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(gp->dB16, b16, 2 * nb, cudaMemcpyHostToDevice));
     free(a16);

@@ -111,9 +111,8 @@ extern const bench_backend cuda_backend;
 void gemm_bf16_variant(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                        int ldb, float beta, float *C, int ldc);
 
-/* Round a float to the nearest BF16 (ties to even), as __float2bfloat16_rn does. */
-uint16_t bf16_round_bits(float x);
-float bf16_bits_to_float(uint16_t b);
+/* BF16 rounding and back: bf16_round_bits, bf16_bits_to_float, bf16_round_all */
+#include "bf16.h"
 
 /* 1: check against the product of the unrounded float inputs (what BF16 rounding costs; the
  * checks then fail by design), 0 (default): against the product of the BF16-rounded inputs. */

@@ -32,6 +32,21 @@ def save(fig, src, dst, **kwargs):
     print(dst)
 
 
+def log_axes(ax, xs, labels, fontsize=None):
+    """Both axes logarithmic (x in powers of two): an x tick at each value measured, written as
+    `labels` says (1024, 4K), not at the powers of two between them; y ticks at 1, 2 and 5 of each
+    decade, written as numbers (not 4x10^0)."""
+    import matplotlib.ticker as ticker
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    if xs:
+        ax.set_xticks(xs, labels, fontsize=fontsize)
+        ax.xaxis.set_minor_locator(ticker.NullLocator())
+    ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+
+
 def run(main, usage):
     if len(sys.argv) != 3:
         print(f"usage: {usage}", file=sys.stderr)

@@ -205,6 +205,7 @@ while read -r dir prog kind; do
                 "--sizes x7x13" "--sizes :" "--sizes 7x13x5x2" "--alpha 1e-50")
     fi
     [ "$dir" = 03_tiling ] && cases+=("--tile 16,")
+    case $dir in 05_simd | 14_amx) cases+=("--blocks 64,256,512," "--blocks 64,,256" "--blocks 64,256") ;; esac
     [ "$kind" = cpu ] && [ "$dir" != 11_gf256 ] && [ "$dir" != 13_distributed ] && cases+=("--device 0" "--gpus 2")
     for c in "${cases[@]}"; do
         # shellcheck disable=SC2086
