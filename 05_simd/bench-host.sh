@@ -138,3 +138,4 @@ rm -f "$out/.lock"
 echo "== done, $(date -u +%T), $((SECONDS - T0)) s"
 PY=$(scripts/find-python.sh 2>/dev/null || command -v python3)
 "$PY" 05_simd/targets.py "$S05" "$AVX2" "$PEAK"
+"$PY" scripts/peak-check.py "$PEAK" "$S05" "$AVX2" "$S04"

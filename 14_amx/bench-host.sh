@@ -63,4 +63,5 @@ for blk in 0,0,128 0,0,512 0,1024,0; do
 done
 rm -f "$out/.lock"
 python3 14_amx/targets.py "$out" || true
+python3 scripts/peak-check.py "$out/peak.csv" "$B" "$F" "$W"
 echo "== done, $(date -u +%T)"

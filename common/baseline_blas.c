@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "sysinfo.h"
 #include "timer.h"
 
@@ -304,11 +305,22 @@ static const char *class_name(int c)
  * baseline column says "(lesser)". Runs before main, after OpenBLAS's own start-up. */
 static int refix_errno; /* the re-exec failed: why */
 
+/* GEMM_OPENBLAS_AS_IS: 1 keeps OpenBLAS's own choice; unset, empty or 0 lets the harness correct
+ * it; -1 for any other value (refused in cpu_init: "=0" once counted as set). */
+static int openblas_as_is(void)
+{
+    const char *v = getenv("GEMM_OPENBLAS_AS_IS");
+    if (!v || !*v || strcmp(v, "0") == 0)
+        return 0;
+    return strcmp(v, "1") == 0 ? 1 : -1;
+}
+
 __attribute__((constructor)) static void openblas_core_fix(void)
 {
     const char *merit = merited_openblas_core(), *got = openblas_get_corename();
-    const char *asked = getenv("OPENBLAS_CORETYPE"), *as_is = getenv("GEMM_OPENBLAS_AS_IS");
-    if (!merit || (asked && *asked) || (as_is && *as_is) || kernel_class(got) >= kernel_class(merit))
+    const char *asked = getenv("OPENBLAS_CORETYPE");
+    if (!merit || (asked && *asked) || openblas_as_is() != 0 ||
+        kernel_class(got) >= kernel_class(merit))
         return;
     char *args = NULL, **argv = NULL;
     size_t len = 0, cap = 0;
@@ -395,6 +407,15 @@ static int cpu_init(const bench_opts *o)
         return load_mkl();
     if (strcmp(lib, "blis") == 0)
         return load_blis();
+    if (openblas_as_is() < 0)
+        cli_die("GEMM_OPENBLAS_AS_IS: expects 1 (keep OpenBLAS's own core) or 0, got '%s'",
+                getenv("GEMM_OPENBLAS_AS_IS"));
+    /* A core asked for that this CPU cannot run dies of SIGILL at the first call: refuse it. */
+    const char *asked = getenv("OPENBLAS_CORETYPE");
+    if (asked && *asked && cpu_class() >= 0 && kernel_class(asked) > cpu_class())
+        cli_die("OPENBLAS_CORETYPE=%s: that core needs %s, and this CPU has %s (its core: %s)",
+                asked, class_name(kernel_class(asked)), class_name(cpu_class()),
+                merited_openblas_core() ? merited_openblas_core() : "OpenBLAS's own choice");
     describe_openblas();
     return 0;
 }
@@ -417,11 +438,15 @@ static void cpu_print_header(FILE *f, const bench_opts *o)
     }
     /* OpenBLAS counts the processors once, as it loads, in the CPU mask it was started with:
      * under OMP_PROC_BIND or taskset that can be one core, and it never runs on more threads. */
-    if (o->baseline && baseline_fn == gemm_openblas && most > openblas_get_num_procs())
+    const int procs = openblas_get_num_procs();
+    if (o->baseline && baseline_fn == gemm_openblas && most > procs && procs < sysinfo_cores())
         fprintf(f, "%-10s OpenBLAS counted %d processor(s) as it loaded (a CPU binding was in force: "
                    "OMP_PROC_BIND, OMP_PLACES, taskset) and runs on at most that many threads: "
-                   "rows on more threads compare ours with its %d\n", "warning",
-                openblas_get_num_procs(), openblas_get_num_procs());
+                   "rows on more threads compare ours with its %d\n", "warning", procs, procs);
+    else if (o->baseline && baseline_fn == gemm_openblas && most > procs)
+        fprintf(f, "%-10s %d threads on %d cores: OpenBLAS runs at most one a core, so rows on "
+                   "more threads compare ours (several a core, taking turns) with its %d\n",
+                "note", most, procs, procs);
     if (o->baseline && baseline_fn == gemm_openblas && several &&
         !strstr(openblas_get_config(), "USE_OPENMP"))
         fprintf(f, "%-10s this OpenBLAS is not the OpenMP build: its threads and ours take turns "

@@ -180,10 +180,12 @@ void bench_print_load_start(int marks_rows)
         printf("%-10s unknown here (no /proc/loadavg)\n", "load");
         return;
     }
-    /* (this thread is one of the runnable ones) */
+    /* less this program's own runnable threads (this one, and OpenMP's or OpenBLAS's that
+     * still spin after a parallel region), read just after the count */
+    const int others = running - sysinfo_self_running();
     printf("%-10s %d other thread(s) running as the run starts, on %d cores; load average %.2f "
-           "(1 min)\n", "load", running - 1, cores, avg);
-    if (running - 1 >= 1)
+           "(1 min)\n", "load", others > 0 ? others : 0, cores, avg);
+    if (others >= 1)
         printf("%-10s the machine is busy as the run starts: times and ratios may be off%s\n",
                "warning", marks_rows ? " (rows measured under load say so)" : "");
 }

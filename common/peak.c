@@ -11,7 +11,8 @@
  * many, not a median. The triad counts 12 bytes per element (read b and c, write a),
  * STREAM's convention; with write-allocate the memory bus really carries 16.
  *
- * Usage: peak [--csv FILE] [--quick] [-h|--help]      (about 8 s; --quick about 1 s)
+ * Usage: peak [--csv FILE] [--quick] [-h|--help]      (about 10 s; --quick about 2 s; more
+ *        while the bests still move: a busy machine)
  * CSV:   device,measure,threads,value,unit,date   (one row per measure x threads;
  *        device is the "model name" with commas made spaces, as the stages write it;
  *        a measure the CPU lacks has no row)
@@ -92,25 +93,53 @@ static double run_job(const job *j)
     return 0;
 }
 
-/* One warm-up run of each job, then `reps` rounds of every job in turn, keeping
- * each job's fastest run. Taking turns spreads every job's runs over the whole
- * measurement, so a few seconds of someone else's work on this shared machine
- * spoil a few runs of each job instead of all the runs of one. */
-static void measure(job *jobs, int njobs, int reps)
+/* The cores warmed up before anything is timed: a core that has been idle runs its first
+ * fraction of a second at another clock (and on a VM its vCPU may not even be scheduled yet).
+ * The first thing on a 16-core host just after it started, --quick read 1,300 GFLOP/s on all
+ * cores where a minute later it read 2,165, and 05's GEMM ran above that "peak" in between.
+ * So: the widest FMA loop on every core for `seconds`, before the calibration and the runs. */
+static void warm_up(const fma_measure *fms, int nfm, int threads, double seconds)
 {
+    const fma_measure *widest = NULL;
+    for (int k = 0; k < nfm; k++)
+        if (fms[k].available && (!widest || fms[k].lanes > widest->lanes))
+            widest = &fms[k];
+    if (!widest)
+        return;
+    const long iters = calibrate_fma(widest, 0.01);
+    for (double spent = 0; spent < seconds;)
+        spent += time_fma(widest, iters, threads);
+}
+
+/* One warm-up run of each job, then rounds of every job in turn, keeping each job's fastest
+ * run. Taking turns spreads every job's runs over the whole measurement, so a few seconds of
+ * someone else's work on this shared machine spoil a few runs of each job instead of all the
+ * runs of one. At least `reps` rounds, then more until the bests are stable: no best improved
+ * by more than STABLE_GAIN in the last `reps` / 2 rounds (at least 3); at most 4 x reps rounds.
+ * A best that still moves means the machine's speed still moves (a passing load, a clock not
+ * yet settled): returns 0 then, 1 when stable; *rounds says how many ran. */
+#define STABLE_GAIN 0.005
+static int measure(job *jobs, int njobs, int reps, int *rounds)
+{
+    const int calm = reps / 2 > 3 ? reps / 2 : 3, most = 4 * reps;
+    int last_gain = 0, r = 0;
     for (int i = 0; i < njobs; i++) {
         jobs[i].best = 1e30;
         if (jobs[i].kind != JOB_FMA || jobs[i].fm->available)
             run_job(&jobs[i]);
     }
-    for (int r = 0; r < reps; r++)
+    for (; r < most && (r < reps || r - 1 - last_gain < calm); r++)
         for (int i = 0; i < njobs; i++) {
             if (jobs[i].kind == JOB_FMA && !jobs[i].fm->available)
                 continue;
             double t = run_job(&jobs[i]);
+            if (t < jobs[i].best * (1 - STABLE_GAIN))
+                last_gain = r;
             if (t < jobs[i].best)
                 jobs[i].best = t;
         }
+    *rounds = r;
+    return r - 1 - last_gain >= calm;
 }
 
 /* ------------------------------------------------------------ results */
@@ -172,14 +201,15 @@ static void usage(FILE *f)
             "AVX-512) and memory GB/s (read, triad), on 1 thread and on all online cores.\n"
             "  --csv FILE   write the results to FILE (replacing it), with the header\n"
             "               device,measure,threads,value,unit,date\n"
-            "  --quick      short runs (under 3 s), for tests; the figures are rougher\n"
+            "  --quick      short runs (about 2 s), for tests; the figures are rougher\n"
             "  -h, --help   this text\n");
 }
 
 static void print_header(int reps, int quick, int cores, double ghz, const char *date)
 {
     char b1[32], b2[32], b3[32];
-    printf("peak: this machine's ceilings for the roofline (best of %d runs%s)\n", reps,
+    printf("peak: this machine's ceilings for the roofline (all cores warmed up %.1f s, then the "
+           "best of at least %d runs, more until it is stable%s)\n", quick ? 0.3 : 1.0, reps,
            quick ? ", --quick" : "");
     printf("%-10s %s", "cpu", sysinfo_cpu_model());
     if (ghz > 0)
@@ -192,6 +222,18 @@ static void print_header(int reps, int quick, int cores, double ghz, const char 
     printf("%-10s %s\n", "compiler", sysinfo_compiler());
     printf("%-10s %s\n\n", "date", date);
     printf("%-12s %7s %9s  %-8s %s\n", "measure", "threads", "value", "unit", "note");
+}
+
+/* How many rounds the bests took to settle, and a warning where they did not. */
+static void report_rounds(const char *what, int rounds, int stable)
+{
+    if (stable)
+        printf("%-12s best of %d rounds; the last rounds moved no best by more than %.1f%%\n\n",
+               "", rounds, 100 * STABLE_GAIN);
+    else
+        printf("%-12s warning: the %s bests still moved after %d rounds: the machine's speed "
+               "changes (busy, or the clock not settled); these ceilings may be low\n\n", "",
+               what, rounds);
 }
 
 int main(int argc, char **argv)
@@ -241,6 +283,7 @@ int main(int argc, char **argv)
     fma_measure fms[PEAK_MAX_FMA];
     job jobs[16];
     int nfm = fma_measures(fms), njobs = 0;
+    warm_up(fms, nfm, cores, quick ? 0.3 : 1.0);
     for (int k = 0; k < nfm; k++) {
         long iters = fms[k].available ? calibrate_fma(&fms[k], fma_seconds) : 0;
         for (int c = 0; c < (fms[k].available ? nthread_counts : 1); c++) {
@@ -250,8 +293,9 @@ int main(int argc, char **argv)
                                   .work = 2.0 * fms[k].lanes * fms[k].chains * iters * th};
         }
     }
-    measure(jobs, njobs, reps);
+    int rounds, stable = measure(jobs, njobs, reps, &rounds);
     print_rows(jobs, njobs, ghz);
+    report_rounds("compute", rounds, stable);
 
     /* Memory: arrays of 8x the last-level cache (and at least 256 MiB), so the
      * caches hold almost none of them and the figure is memory's, not L3's. */
@@ -290,8 +334,9 @@ int main(int argc, char **argv)
                             .threads = thread_counts[c], .work = 3.0 * sizeof(float) * bw_n};
         snprintf(jobs[njobs++].note, sizeof jobs[0].note, "%s", triad_note);
     }
-    measure(jobs, njobs, reps);
+    stable = measure(jobs, njobs, reps, &rounds);
     print_rows(jobs, njobs, ghz);
+    report_rounds("memory", rounds, stable);
     free(bw_buf);
 
     printf("\nGFLOP/s: 2 flops per FMA per float lane. GB/s: 10^9 bytes per second.\n");

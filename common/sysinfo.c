@@ -1,5 +1,6 @@
 #include "sysinfo.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -151,6 +152,32 @@ double sysinfo_others(const sysinfo_load *a, const sysinfo_load *b, double *stea
     if (steal)
         *steal = (b->steal - a->steal) / dt;
     return others > 0 ? others : 0;
+}
+
+int sysinfo_self_running(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return 1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[64], buf[256];
+        snprintf(path, sizeof path, "/proc/self/task/%.20s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        const size_t got = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[got] = '\0';
+        /* "tid (name) S ...": the state follows the last ')' (a name may hold one) */
+        const char *close = strrchr(buf, ')');
+        if (close && close[1] == ' ' && close[2] == 'R')
+            n++;
+    }
+    closedir(d);
+    return n > 0 ? n : 1; /* this thread runs, whatever the reading said */
 }
 
 double sysinfo_loadavg(int *now)

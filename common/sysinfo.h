@@ -45,6 +45,10 @@ double sysinfo_others(const sysinfo_load *a, const sysinfo_load *b, double *stea
  * in *now, the threads runnable at this moment, this one included (-1 where unknown): what runs
  * now, where the average lags a minute behind. */
 double sysinfo_loadavg(int *now);
+/* This process's threads runnable now (at least 1, the caller): what the count above holds of
+ * ours. A program whose OpenMP or OpenBLAS threads still spin after a parallel region has up to
+ * one a core; counted as "others", they made a quiet 16-core machine read as busy. */
+int sysinfo_self_running(void);
 
 #ifdef __cplusplus
 }

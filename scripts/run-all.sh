@@ -74,6 +74,8 @@ if py=$(scripts/find-python.sh); then
         [ $rc -ne 0 ] && [ $rc -ne 77 ] && echo "($p: exit $rc)"
     done
     sort -u "$charts"
+    # a kernel above the FMA peak measured at the start says the peak is suspect
+    [ -f "$out/peak.csv" ] && "$py" scripts/peak-check.py "$out/peak.csv" $(ls "$out"/[0-9][0-9]_*.csv 2>/dev/null)
 else
     echo "no python3 with matplotlib: charts skipped (scripts/install-deps.sh)"
 fi

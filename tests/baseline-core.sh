@@ -104,6 +104,82 @@ else
     fail "no spread on the ratio, or no load,ratio_spread columns ($LOG/spread.*)"
 fi
 
+# ---- the program's own threads are not "others": 16 threads of this process that spin as the
+# run starts (a library's pool after its first call: OpenBLAS's pthread build on a 16-core host
+# read as "15 other threads running, the machine is busy" on a quiet machine)
+cat >"$LOG/spin.c" <<'SPIN'
+#include <pthread.h>
+#include <time.h>
+static void *spin(void *arg)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while (t.tv_sec - t0.tv_sec < 2);
+    return arg;
+}
+__attribute__((constructor)) static void start(void)
+{
+    for (int i = 0; i < 16; i++) {
+        pthread_t th;
+        if (pthread_create(&th, 0, spin, 0) == 0)
+            pthread_detach(th);
+    }
+}
+SPIN
+if ${CC:-gcc} -shared -fPIC -O1 -o "$LOG/spin.so" "$LOG/spin.c" -lpthread 2>"$LOG/spin-build.err"; then
+    run own-threads env LD_PRELOAD="$PWD/$LOG/spin.so" $NAIVE -m 16 --reps 1 --no-baseline
+    others=$(sed -n 's/^load *\([0-9]*\) other thread(s) running.*/\1/p' "$LOG/own-threads.out")
+    if [ $rc -eq 0 ] && [ -n "$others" ] && [ "$others" -lt 16 ]; then
+        pass "16 spinning threads of the program's own: not counted as others ($others other(s) running)"
+    else
+        fail "16 spinning threads of the program's own counted as others: '$others' ($LOG/own-threads.out)"
+    fi
+else
+    skip "the program's own threads: cannot build a preloaded spinner ($LOG/spin-build.err)"
+fi
+
+# ---- GEMM_OPENBLAS_AS_IS: 1 keeps OpenBLAS's choice, 0 is as unset, anything else is refused
+run as-is-0 env GEMM_OPENBLAS_AS_IS=0 $SIMD --variant generic -m 16 --reps 1
+run as-is-unset $SIMD --variant generic -m 16 --reps 1
+if [ $rc -eq 0 ] && [ "$(grep '^baseline' "$LOG/as-is-0.out")" = "$(grep '^baseline' "$LOG/as-is-unset.out")" ]; then
+    pass "GEMM_OPENBLAS_AS_IS=0: the baseline as with it unset ($(grep -o 'core [A-Za-z]*' "$LOG/as-is-0.out" | head -n1))"
+else
+    fail "GEMM_OPENBLAS_AS_IS=0 differs from unset ($LOG/as-is-0.out, $LOG/as-is-unset.out)"
+fi
+run as-is-bad env GEMM_OPENBLAS_AS_IS=yes $SIMD --variant generic -m 16 --reps 1
+if [ $rc -eq 2 ] && [ ! -s "$LOG/as-is-bad.out" ] && [ "$(wc -l <"$LOG/as-is-bad.err")" -eq 1 ]; then
+    pass "GEMM_OPENBLAS_AS_IS=yes: refused in one line, exit 2: $(cat "$LOG/as-is-bad.err")"
+else
+    fail "GEMM_OPENBLAS_AS_IS=yes: exit $rc (want 2, one line, nothing on stdout; $LOG/as-is-bad.*)"
+fi
+
+# ---- more threads than cores, no binding: no claim of a binding
+over=$(($(nproc) + 1))
+run over env -u OMP_PROC_BIND -u OMP_PLACES $NAIVE -m 16 --reps 1 --threads "$over"
+if [ $rc -eq 0 ] && ! grep -q 'binding was in force' "$LOG/over.out" && grep -q "^note .*$over threads on" "$LOG/over.out"; then
+    pass "--threads $over on $(nproc) cores, unbound: a note, no claim of a CPU binding"
+else
+    fail "--threads $over on $(nproc) cores, unbound: exit $rc, a binding claimed or no note ($LOG/over.out)"
+fi
+
+# ---- a kernel above the peak measured beside it: scripts/peak-check.py calls the peak suspect
+printf 'device,measure,threads,value,unit,date\nx,fma_avx512,1,100.0,GFLOP/s,d\nx,fma_avx512,2,150.0,GFLOP/s,d\n' >"$LOG/peak.csv"
+run peak-row $SIMD --variant generic -m 16 --reps 1 --threads 2 --csv -
+awk -F, 'NR == 1 {print; next} {$10 = 160; $12 = 120; print}' OFS=, "$LOG/peak-row.out" >"$LOG/above.csv"
+awk -F, 'NR == 1 {print; next} {$10 = 140; $12 = 120; print}' OFS=, "$LOG/peak-row.out" >"$LOG/below.csv"
+PY=$(scripts/find-python.sh 2>/dev/null || command -v python3)
+run peak-above "$PY" scripts/peak-check.py "$LOG/peak.csv" "$LOG/above.csv"
+above=$(grep -c 'above the FMA peak measured beside it' "$LOG/peak-above.out")
+run peak-below "$PY" scripts/peak-check.py "$LOG/peak.csv" "$LOG/below.csv"
+if [ "$above" -ge 1 ] && grep -q 'the peak is suspect' "$LOG/peak-above.out" &&
+   ! grep -q 'suspect' "$LOG/peak-below.out" && grep -q 'below the peak' "$LOG/peak-below.out"; then
+    pass "a rate above the peak measured beside it: the peak is called suspect; below it: not"
+else
+    fail "peak-check: above/below not told apart ($LOG/peak-above.out, $LOG/peak-below.out)"
+fi
+
 # ---- a busy machine: every core kept busy by other processes for the run
 hogs=""
 for _ in $(seq "$(nproc)"); do
