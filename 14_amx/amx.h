@@ -135,6 +135,9 @@ gemm_fn gemm_amx_bf16x1, gemm_amx_bf16x3;
 
 /* Block sizes set by hand (--blocks), 0 keeps a kernel's own. */
 void bf16_blocking_override(int mc, int kc, int nc);
+/* How the threads share B (loops.c): 0 as the rule says, 1 each its own blocks, 2 the slice
+ * packed together and shared (--split auto|own|shared, as 05's). */
+void bf16_split_override(int split);
 void bf16_blocking(const bf16_kernel *k, int *mc, int *kc, int *nc);
 
 /* ---- the error bounds (README, "The check"; --probe measures what they rest on) ------------------ */

@@ -13,8 +13,9 @@
  * with zeros to the kernel's step (2 for VDPBF16PS, 32 for a tile); alpha scales the FP32 sum
  * in the kernel's store (a BF16 value times alpha would be rounded again); and a thread that
  * runs a tile kernel loads the tile configuration before its first tile and releases the
- * tiles after its last. The partition over threads is 05's: N in blocks of NC columns, at least
- * four blocks a thread when there are several, taken dynamically.
+ * tiles after its last. The partition over threads is 05's (goto.c): blocks of B at the L2's width
+ * times parts of the A block's rows, the slice of B packed once by all threads and shared, when
+ * there would be fewer than eight blocks a thread; else each thread its own blocks.
  */
 #include "amx.h"
 
@@ -95,7 +96,12 @@ void bf16_blocking(const bf16_kernel *k, int *mc, int *kc, int *nc)
 /* ---- the loops -------------------------------------------------------------------------------- */
 
 #define SMALL_FOR_THREADS (128.0 * 128 * 128) /* M*N*K below this: one thread (as 05) */
-#define BLOCKS_PER_THREAD 4
+#define UNITS_PER_THREAD 8 /* units of work a thread takes in each slice of K, at least (as 05) */
+#define MIN_PART_PANELS 4  /* a part of the A block: at least this many 32-row panels */
+
+static int split_override; /* bf16_split_override: 0 as the rule says, 1 own, 2 shared */
+
+void bf16_split_override(int split) { split_override = split; }
 
 /* The packing buffers, kept by each thread from one call to the next (as 05's). */
 static uint16_t *workspace(size_t bf16s)
@@ -125,24 +131,46 @@ void gemm_tiles_packed(const bf16_kernel *k, const panel_packer *pk, int M, int 
     const int kc_max = round_up(ceil_div(K, ceil_div(K, kc_cap)), pk->kgroup);
     const int kp_max = round_up(kc_max, pk->kgroup) * pk->kmult; /* a packed row, in BF16 */
     const int mc_max = min_int(MC, round_up(M, MR));
-    /* N in nb blocks of nc columns (05's rule: a multiple of the thread count, four a thread) */
-    const int strips = ceil_div(N, NR);
-    const int want = nthreads > 1 && !override_nc
-                         ? max_int(ceil_div(N, NC), BLOCKS_PER_THREAD * nthreads) : ceil_div(N, NC);
-    const int nb = min_int(round_up(want, nthreads), strips);
-    const int nc_max = NR * ceil_div(strips, nb);
-    const int mparts = ceil_div(N, nc_max) >= nthreads ? 1 : nthreads / ceil_div(N, nc_max);
-    const int units = ceil_div(N, nc_max) * mparts;
+    const int panels_max = ceil_div(mc_max, MR);
+    /* N in nb blocks of nc columns, and the threads' units of work: 05's two ways (goto.c).
+     *   own     each thread packs its own blocks of B, narrowed until there are four a thread:
+     *           the rule before, kept for comparing (--split own). On 16 threads at 4096 it
+     *           made the blocks 64 columns wide, and each 128 KiB panel of A, fetched from L3,
+     *           served two calls of the kernel before the next one: the tile loads waited on
+     *           L3, at 300 GFLOP/s a core where one thread alone ran 500-880.
+     *   shared  the blocks keep their L2 width (NC); the threads pack the slice of B (KC x N,
+     *           in L3) together, before the barrier that the A block needs anyway, and a unit
+     *           is a block times a part of the A block's rows: each panel of A then serves
+     *           NC / NR calls (8 at NC 256) as on one thread.
+     * Shared where the blocks at the L2's width are fewer than UNITS_PER_THREAD a thread and
+     * the slice fits a quarter of L3; own otherwise, and on one thread. */
+    long l1, l2, l3;
+    simd_cache_sizes(&l1, &l2, &l3);
+    const int strips = ceil_div(N, NR), want = UNITS_PER_THREAD * nthreads;
+    const int fits = 2.0 * kp_max * strips * NR <= l3 / 4.0;
+    const int l2_blocks = ceil_div(N, NC);
+    const int shared = nthreads > 1 && split_override != 1 &&
+                       (split_override == 2 || (fits && l2_blocks < want));
+    int nb = l2_blocks;
+    if (!shared && nthreads > 1 && !override_nc) /* own: four blocks a thread, as before */
+        nb = min_int(round_up(max_int(nb, 4 * nthreads), nthreads), strips);
+    const int nc_max = NR * ceil_div(strips, min_int(nb, strips));
+    nb = ceil_div(N, nc_max);
+    const int mparts = shared ? max_int(1, min_int(ceil_div(want, nb), panels_max / MIN_PART_PANELS))
+                              : nb >= nthreads ? 1 : nthreads / nb;
+    const int units = nb * mparts;
     const float alpha_k = pk->alpha_in_b ? 1.0f : alpha; /* what the kernel applies */
 
-    const size_t a_len = (size_t)round_up(round_up(mc_max, MR) * kp_max, 32);
-    const size_t b_len = (size_t)round_up(nc_max * kp_max, 32);
+    const size_t a_len = (size_t)round_up(panels_max * MR * kp_max, 32);
+    const size_t s_len = shared ? (size_t)strips * NR * kp_max : 0; /* the shared slice of B */
+    const size_t b_len = shared ? 0 : (size_t)round_up(nc_max * kp_max, 32);
     const size_t per_thread = b_len + 2 * (size_t)MR * NR; /* + the kernel's scratch */
-    uint16_t *const apack = workspace(a_len + (size_t)nthreads * per_thread);
+    uint16_t *const apack = workspace(a_len + s_len + (size_t)nthreads * per_thread);
+    uint16_t *const bslice = apack + a_len;
 
 #pragma omp parallel num_threads(nthreads)
     {
-        uint16_t *const bpack = apack + a_len + (size_t)omp_get_thread_num() * per_thread;
+        uint16_t *const bpack = bslice + s_len + (size_t)omp_get_thread_num() * per_thread;
         float *const scratch = (float *)(bpack + b_len);
         if (k->tiles)
             amx_tile_config();
@@ -152,31 +180,42 @@ void gemm_tiles_packed(const bf16_kernel *k, const panel_packer *pk, int M, int 
             for (int pc = 0; pc < K; pc += kc_max) {
                 const int kc = min_int(kc_max, K - pc);
                 const int kp = round_up(kc, pk->kgroup) * pk->kmult; /* packed, a multiple of kstep */
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
                 for (int q = 0; q < panels; q++)
                     pk->pack_a(MR, min_int(MR, mc - q * MR), kc,
                                A + es * ((size_t)(ic + q * MR) * lda + pc), lda,
                                apack + (size_t)q * MR * kp);
-                /* (the barrier: the A block is whole before anyone reads it) */
+                if (shared) { /* the slice of B, one panel of NR columns at a time */
+#pragma omp for schedule(dynamic, 1) nowait
+                    for (int s = 0; s < strips; s++)
+                        pk->pack_b(NR, kc, min_int(NR, N - s * NR),
+                                   B + es * ((size_t)pc * ldb + (size_t)s * NR), ldb, alpha,
+                                   bslice + (size_t)s * NR * kp);
+                }
+#pragma omp barrier /* the A block (and the slice of B) whole before anyone reads them */
 #pragma omp for schedule(dynamic, 1)
                 for (int u = 0; u < units; u++) {
                     const int jc = (u / mparts) * nc_max, part = u % mparts;
                     const int cols = min_int(nc_max, N - jc);
                     const int q0 = panels * part / mparts, q1 = panels * (part + 1) / mparts;
+                    const uint16_t *b = bslice + (size_t)jc * kp;
                     if (q0 == q1)
                         continue;
-                    for (int jr = 0; jr < cols; jr += NR)
-                        pk->pack_b(NR, kc, min_int(NR, cols - jr),
-                                   B + es * ((size_t)pc * ldb + jc + jr), ldb, alpha,
-                                   bpack + (size_t)jr * kp);
+                    if (!shared) {
+                        for (int jr = 0; jr < cols; jr += NR)
+                            pk->pack_b(NR, kc, min_int(NR, cols - jr),
+                                       B + es * ((size_t)pc * ldb + jc + jr), ldb, alpha,
+                                       bpack + (size_t)jr * kp);
+                        b = bpack;
+                    }
                     const float b_eff = pc == 0 ? beta : 1.0f; /* later slices add to C */
                     for (int q = q0; q < q1; q++)
                         for (int jr = 0; jr < cols; jr += NR)
-                            k->fn(kp, apack + (size_t)q * MR * kp, bpack + (size_t)jr * kp,
+                            k->fn(kp, apack + (size_t)q * MR * kp, b + (size_t)jr * kp,
                                   alpha_k, b_eff, C + (size_t)(ic + q * MR) * ldc + jc + jr, ldc,
                                   min_int(MR, mc - q * MR), min_int(NR, cols - jr), scratch);
                 }
-                /* (the barrier: nobody reads the A block while the next one is packed) */
+                /* (the barrier: nobody reads the A block or the slice while the next are packed) */
             }
         }
         if (k->tiles)

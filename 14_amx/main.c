@@ -84,6 +84,12 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
         bound_fp32 = !strcmp(val, "fp32");
         return 2;
     }
+    if (!strcmp(opt, "--split")) {
+        if (!val || (strcmp(val, "own") && strcmp(val, "shared") && strcmp(val, "auto")))
+            cli_die("--split: expects own, shared or auto, got '%s'", val ? val : "");
+        bf16_split_override(!strcmp(val, "own") ? 1 : !strcmp(val, "shared") ? 2 : 0);
+        return 2;
+    }
     if (!strcmp(opt, "--blocks")) {
         long v[3];
         cli_longs("--blocks", "MC,KC,NC (0 keeps the computed value)", val, 3, 0, 1 << 16, v);
@@ -100,12 +106,15 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
     "  --probe               how VDPBF16PS and the tile unit add: exact products, rounding,\n" \
     "                        the order of the sums (the bound's c)\n"                          \
     "  --peak                one core's FMA, VDPBF16PS and TDPBF16PS peaks, side by side\n"    \
+    "                        (with --threads T: T cores at once, every one busy)\n"           \
     "  --fp32                FP32 A, B and C (gemm_fn): amx_fp32 and its one- and three-product\n" \
     "                        siblings against 05's kernel and the FP32 baseline (sgemm)\n"     \
     "  --bound fp32|own      with --fp32: every variant against the FP32 bound (c = 2; the\n"  \
     "                        BF16x1 and x3 ones fail it by design, exit status 0) or its own\n" \
     "  --blocks MC,KC,NC     override the block sizes (KC in BF16 values of a packed row; 0:\n" \
     "                        computed from the caches)\n"                                       \
+    "  --split own|shared|auto  how the threads share B: each its own blocks, narrowed to\n" \
+    "                        four a thread, or the slice packed together (default: auto)\n"     \
     "  --baseline onednn     (BF16) oneDNN's matmul, where pip's onednn is installed\n"        \
     "  GEMM_HIDE_ISA=\"amx avx512_bf16\" in the environment: act as a CPU without them\n"
 
@@ -150,7 +159,7 @@ int main(int argc, char **argv)
         const cli_table table = {stage.variants, sizeof *stage.variants, stage.nvariants};
         rc = cli_skip_unrunnable(&table, &o);
     } else if (peak) {
-        rc = peak_main();
+        rc = peak_main(o.threads[o.nthreads - 1]);
     } else if (probe) {
         rc = probe_main(&stage, &o);
     } else if ((rc = stage.backend->init(&o)) != 0) {

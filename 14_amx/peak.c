@@ -3,12 +3,14 @@
  *   VDPBF16PS zmm     16 lanes x 2 BF16 products (64 FLOP)
  *   TDPBF16PS         16 x 16 x 32 BF16 products (16,384 FLOP), into four independent C tiles
  * Each is a loop of independent instructions on registers: nothing comes from memory. The three
- * alternate for five rounds on the calling thread; the median and the range of each are printed.
+ * alternate for five rounds on the calling thread (with --threads T, on T threads at once: a
+ * unit's clock on every core busy); the median and the range of each are printed.
  * This file is built with the AMX and AVX512-BF16 flags (stage.mk); each unit runs only where
  * cpu.c says the CPU has it.
  */
 #include "probe.h"
 
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -74,19 +76,33 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int peak_main(void)
+/* unit u's loop on `threads` threads at once, from a common start: the sum of their rates */
+static double on_threads(int u, int threads)
+{
+    double sum = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : sum)
+    {
+#pragma omp barrier
+        sum += u == 0 ? gflops_fma(20000000) : u == 1 ? gflops_dp(10000000) : gflops_tiles(2000000);
+    }
+    return sum;
+}
+
+int peak_main(int threads)
 {
     enum { ROUNDS = 5 };
     static const char *const name[3] = {"VFMADD231PS zmm (FP32 FMA)", "VDPBF16PS zmm (BF16 pairs)",
                                         "TDPBF16PS (AMX tiles)"};
     const int has[3] = {__builtin_cpu_supports("avx512f"), cpu_has_avx512_bf16(), cpu_has_amx()};
     double g[3][ROUNDS];
-    printf("== 14_amx --peak: one core's multiply units, %d alternating rounds ==\n", ROUNDS);
-    for (int r = 0; r < ROUNDS; r++) {
-        g[0][r] = has[0] ? gflops_fma(20000000) : 0;
-        g[1][r] = has[1] ? gflops_dp(10000000) : 0;
-        g[2][r] = has[2] ? gflops_tiles(2000000) : 0;
-    }
+    if (threads > 1)
+        printf("== 14_amx --peak: the multiply units of %d cores at once, %d alternating rounds "
+               "==\n", threads, ROUNDS);
+    else
+        printf("== 14_amx --peak: one core's multiply units, %d alternating rounds ==\n", ROUNDS);
+    for (int r = 0; r < ROUNDS; r++)
+        for (int u = 0; u < 3; u++)
+            g[u][r] = has[u] ? on_threads(u, threads) : 0;
     for (int u = 0; u < 3; u++) {
         if (!has[u]) {
             printf("%-28s not on this CPU\n", name[u]);
@@ -99,8 +115,9 @@ int peak_main(void)
     return 0;
 }
 #else
-int peak_main(void)
+int peak_main(int threads)
 {
+    (void)threads;
     printf("== 14_amx --peak: no AVX-512 or AMX on this architecture ==\n");
     return 0;
 }
