@@ -340,15 +340,6 @@ void gemm_loops(const gemm_partition *pt, const gemm_hooks *h)
 
 /* ------------------------------------------------------------ gemm_packed: the loops' hooks */
 
-/* What gemm_packed's hooks need: the call's arguments. */
-typedef struct packed_call {
-    const microkernel *uk;
-    const float *A, *B;
-    float *C;
-    int lda, ldb, ldc;
-    float alpha, beta;
-} packed_call;
-
 static void pack_a_of(const void *ctx, int i, int p, int rows, int kc, int rows_left, float *dst,
                       float *scratch)
 {
@@ -382,23 +373,26 @@ static void tile_into_c(const void *ctx, int i, int j, int p, int kc, int m, int
         g->uk->fn_a_in_place(kc, &g->A[IDX(i, p, g->lda)], g->lda, b, 1.0f, beta, c, g->ldc, m, n);
 }
 
-void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const float *A,
-                 int lda, const float *B, int ldb, float beta, float *C, int ldc)
+gemm_hooks gemm_packed_hooks(const gemm_partition *pt, const packed_call *g)
 {
-    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
-        return;
-    const gemm_partition pt = gemm_partition_for(uk, M, N, K);
-
     /* Pack A only where the packed block is reused by many blocks of B. A is row-major, so
      * row i of a tile, read along p, is already in the order the kernel broadcasts it; what
      * packing buys is one contiguous panel instead of MR rows lda apart, and that pays for
      * its extra pass over A only when the panel is read many times (measured on xeon-2c, one
      * thread: in place +9% at 512 and +2-4% at 1024 (nb = 2, 4), even at 2048 (nb = 8),
      * -2% at 4096 (nb = 16); the chapter has the table). */
-    const int a_in_place = uk->fn_a_in_place && pt.nb < A_PACK_MIN_BLOCKS;
+    const int a_in_place = g->uk->fn_a_in_place && pt->nb < A_PACK_MIN_BLOCKS;
+    return (gemm_hooks){a_in_place ? NULL : pack_a_of, pack_b_of, tile_into_c, 0, g};
+}
 
+void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const float *A,
+                 int lda, const float *B, int ldb, float beta, float *C, int ldc)
+{
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
+        return;
+    const gemm_partition pt = gemm_partition_for(uk, M, N, K);
     const packed_call g = {uk, A, B, C, lda, ldb, ldc, alpha, beta};
-    const gemm_hooks hooks = {a_in_place ? NULL : pack_a_of, pack_b_of, tile_into_c, 0, &g};
+    const gemm_hooks hooks = gemm_packed_hooks(&pt, &g);
     gemm_loops(&pt, &hooks);
 }
 

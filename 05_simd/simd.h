@@ -149,6 +149,18 @@ void gemm_loops(const gemm_partition *part, const gemm_hooks *hooks);
 void gemm_packed(const microkernel *uk, int M, int N, int K, float alpha, const float *A,
                  int lda, const float *B, int ldb, float beta, float *C, int ldc);
 
+/* gemm_packed's parts, for a caller that wraps its hooks (tools/probe.c times them): the
+ * call's arguments, and the hooks that pack A and B as they are (alpha into B; A left in place
+ * where few blocks of B reuse it) and put each tile into C. */
+typedef struct packed_call {
+    const microkernel *uk;
+    const float *A, *B;
+    float *C;
+    int lda, ldb, ldc;
+    float alpha, beta;
+} packed_call;
+gemm_hooks gemm_packed_hooks(const gemm_partition *pt, const packed_call *call);
+
 /* gemm_simd: gemm_packed with the best micro-kernel for this CPU (what 06 calls).
  * The others force one micro-kernel each: the stage's variants. */
 gemm_fn gemm_simd, gemm_avx512_6x64, gemm_avx512_14x32, gemm_avx2_6x16, gemm_generic, gemm_omp_simd;

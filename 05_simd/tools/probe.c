@@ -1,4 +1,4 @@
-/* probe.c: four measurements behind chapter 05's "Trying for 85%" section, each comparing
+/* probe.c: five measurements behind chapter 05's "Trying for 85%" section, each comparing
  * things inside one process, run after run, because on a shared machine the speed drifts
  * by 2x over minutes and only side-by-side runs can be compared.
  *
@@ -21,6 +21,11 @@
  *       runs of 0.03 s, the run length build/peak uses), then one gemm_simd call of N^3, REPS
  *       times; each pair's ratio GEMM GFLOP/s / peak GFLOP/s, so that both figures come from
  *       the same fraction of a second, and the medians and the best of the three series.
+ *
+ *   build/rel/05_simd/probe phases THREADS REPS N[/own|/shared] ...
+ *       gemm_packed's hooks timed on each thread: the shares of the threads' time spent packing
+ *       A, packing B, in the kernel, and the rest (waiting at the barriers, the loops); the
+ *       kernel's own rate a thread; how far apart the threads' kernel times are.
  *
  * Run it under scripts/bench-lock, like every timing. Not part of `make test`.
  */
@@ -228,6 +233,102 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
     return 0;
 }
 
+/* probe phases: gemm_packed's own hooks, each call timed on the thread that makes it. What a
+ * thread does not spend packing or in tiles it spends waiting (at the barriers: for the
+ * slowest thread of a slice) or in the loops themselves. */
+#define MAX_THREADS 256
+typedef struct phase_clock {
+    double pack_a, pack_b, tile, flop;
+    char pad[32]; /* one cache line a thread */
+} phase_clock;
+typedef struct timed_hooks {
+    gemm_hooks inner;
+    phase_clock *clk;
+} timed_hooks;
+
+static void timed_pack_a(const void *ctx, int i, int p, int rows, int kc, int rows_left,
+                         float *dst, float *scratch)
+{
+    const timed_hooks *t = ctx;
+    const double t0 = now();
+    t->inner.pack_a(t->inner.ctx, i, p, rows, kc, rows_left, dst, scratch);
+    t->clk[omp_get_thread_num()].pack_a += now() - t0;
+}
+
+static void timed_pack_b(const void *ctx, int p, int j, int kc, int cols, float *dst,
+                         float *scratch)
+{
+    const timed_hooks *t = ctx;
+    const double t0 = now();
+    t->inner.pack_b(t->inner.ctx, p, j, kc, cols, dst, scratch);
+    t->clk[omp_get_thread_num()].pack_b += now() - t0;
+}
+
+static void timed_tile(const void *ctx, int i, int j, int p, int kc, int m, int n,
+                       const float *a, const float *b, float *scratch)
+{
+    const timed_hooks *t = ctx;
+    const double t0 = now();
+    t->inner.tile(t->inner.ctx, i, j, p, kc, m, n, a, b, scratch);
+    phase_clock *c = &t->clk[omp_get_thread_num()];
+    c->tile += now() - t0;
+    c->flop += 2.0 * m * n * kc;
+}
+
+static int probe_phases(int threads, int reps, int n, const char *split)
+{
+    if (threads < 1 || threads > MAX_THREADS || reps < 1 || reps > MAX_REPS || n < 1)
+        return 2;
+    omp_set_num_threads(threads);
+    gemm_split_override(!split ? 0 : !strcmp(split, "own") ? 1 : !strcmp(split, "shared") ? 2 : 0);
+    const microkernel *uk = microkernel_best();
+    const size_t nn = (size_t)n * n;
+    float *A = filled(nn, 1), *B = filled(nn, 2), *C = filled(nn, 3);
+    const gemm_partition pt = gemm_partition_for(uk, n, n, n);
+    const packed_call g = {uk, A, B, C, n, n, n, 1.0f, 0.0f};
+    static phase_clock clk[MAX_THREADS];
+    timed_hooks th = {gemm_packed_hooks(&pt, &g), clk};
+    const gemm_hooks hooks = {th.inner.pack_a ? timed_pack_a : NULL, timed_pack_b, timed_tile, 0,
+                              &th};
+    double wall[MAX_REPS], share[4][MAX_REPS], spread[MAX_REPS], rate[MAX_REPS];
+    printf("phases n=%d threads=%d (%s): MC=%d KC=%d NC=%d, %d blocks of B x %d parts, %s\n", n,
+           pt.nthreads, split ? split : "auto", pt.mc, pt.kc, pt.nc, pt.nb, pt.rparts,
+           pt.shared_b ? "the slice of B shared" : "each thread its own blocks of B");
+    for (int r = -1; r < reps; r++) { /* repetition -1 warms up */
+        memset(clk, 0, sizeof clk);
+        const double t0 = now();
+        gemm_loops(&pt, &hooks);
+        const double w = now() - t0;
+        if (r < 0)
+            continue;
+        double pa = 0, pb = 0, ti = 0, lo = 1e30, hi = 0, fl = 0;
+        for (int t = 0; t < pt.nthreads; t++) {
+            pa += clk[t].pack_a, pb += clk[t].pack_b, ti += clk[t].tile, fl += clk[t].flop;
+            lo = clk[t].tile < lo ? clk[t].tile : lo;
+            hi = clk[t].tile > hi ? clk[t].tile : hi;
+        }
+        const double all = w * pt.nthreads; /* thread-seconds */
+        wall[r] = w;
+        share[0][r] = pa / all, share[1][r] = pb / all, share[2][r] = ti / all;
+        share[3][r] = 1 - (pa + pb + ti) / all;
+        spread[r] = hi > 0 ? (hi - lo) / hi : 0;
+        rate[r] = fl / ti / 1e9; /* one thread's GFLOP/s inside the kernel */
+        printf("  rep %2d  %7.1f GFLOP/s  pack A %4.1f%%  pack B %4.1f%%  tiles %5.1f%%  "
+               "waiting/loops %4.1f%%  kernel %6.1f GFLOP/s a thread  tile time spread %4.1f%%\n",
+               r, 2.0 * n * n * (double)n / w / 1e9, 100 * share[0][r], 100 * share[1][r],
+               100 * share[2][r], 100 * share[3][r], rate[r], 100 * spread[r]);
+    }
+    printf("phases n=%d threads=%d (%s): median %.1f GFLOP/s; of the threads' time: pack A "
+           "%.1f%%, pack B %.1f%%, tiles %.1f%%, waiting and loops %.1f%%; inside the kernel "
+           "%.1f GFLOP/s a thread; busiest/idlest thread's tile time %.1f%% apart\n",
+           n, pt.nthreads, split ? split : "auto", 2.0 * n * n * (double)n / median(wall, reps) / 1e9,
+           100 * median(share[0], reps), 100 * median(share[1], reps), 100 * median(share[2], reps),
+           100 * median(share[3], reps), median(rate, reps), 100 * median(spread, reps));
+    gemm_split_override(0);
+    free(A), free(B), free(C);
+    return 0;
+}
+
 static int probe_share(int threads, int reps, int n)
 {
     fma_measure fms[4];
@@ -300,6 +401,14 @@ int main(int argc, char **argv)
     }
     if (argc >= 6 && strcmp(argv[1], "blocks") == 0)
         return probe_gemm(0, atoi(argv[2]), atoi(argv[3]), argc - 4, argv + 4);
+    if (argc >= 5 && strcmp(argv[1], "phases") == 0) {
+        int rc = 0;
+        for (int i = 4; i < argc && rc == 0; i++) {
+            char *slash = strchr(argv[i], '/');
+            rc = probe_phases(atoi(argv[2]), atoi(argv[3]), atoi(argv[i]), slash ? slash + 1 : NULL);
+        }
+        return rc;
+    }
     if (argc >= 5 && strcmp(argv[1], "share") == 0) {
         int rc = 0;
         for (int i = 4; i < argc && rc == 0; i++)
@@ -309,6 +418,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: probe kernel ROUNDS [KERNEL] KC,NC,MC ...\n"
                     "       probe packing THREADS REPS N ...\n"
                     "       probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared] ...\n"
-                    "       probe share THREADS REPS N ...\n");
+                    "       probe share THREADS REPS N ...\n"
+                    "       probe phases THREADS REPS N[/own|/shared] ...\n");
     return 2;
 }
