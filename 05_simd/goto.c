@@ -221,6 +221,10 @@ static int split_override; /* gemm_split_override: 0 as the rule says, 1 own, 2 
 
 void gemm_split_override(int split) { split_override = split; }
 
+static int units_override; /* gemm_units_override: 0 keeps UNITS_PER_THREAD */
+
+void gemm_units_override(int units) { units_override = units; }
+
 gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K)
 {
     const int MR = uk->mr, NR = uk->nr;
@@ -253,7 +257,8 @@ gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K)
      * --blocks NC is used as set either way. */
     long l1d, l2, l3;
     simd_cache_sizes(&l1d, &l2, &l3);
-    const int strips = ceil_div(N, NR), want = UNITS_PER_THREAD * T;
+    const int strips = ceil_div(N, NR),
+              want = (units_override > 0 ? units_override : UNITS_PER_THREAD) * T;
     int nb = ceil_div(N, bs.nc);
     const int fits = 4.0 * pt.kc * strips * NR <= l3 / 4.0;
     pt.shared_b = T > 1 && ((fits && (split_override == 2 || (split_override == 0 && nb < want))) ||

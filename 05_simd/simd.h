@@ -115,6 +115,9 @@ gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K);
  * rule says, 1 each thread packs its own blocks (at least 4 a thread, the partition before
  * the shared one), 2 the threads pack each slice of B together and share it. */
 void gemm_split_override(int split);
+/* The units of work a thread takes in each slice of K, at least (0: goto.c's UNITS_PER_THREAD):
+ * for tuning (tools/probe.c). */
+void gemm_units_override(int units);
 
 /* What gemm_loops calls, from every thread. ctx is the caller's; (i, j, p) is where the panel,
  * block or tile starts in the M x N x K product.

@@ -115,13 +115,13 @@ static void warm_up(const fma_measure *fms, int nfm, int threads, double seconds
  * run. Taking turns spreads every job's runs over the whole measurement, so a few seconds of
  * someone else's work on this shared machine spoil a few runs of each job instead of all the
  * runs of one. At least `reps` rounds, then more until the bests are stable: no best improved
- * by more than STABLE_GAIN in the last `reps` / 2 rounds (at least 3); at most 4 x reps rounds.
+ * by more than STABLE_GAIN in the last `reps` / 2 rounds (at least 3); at most `most` rounds.
  * A best that still moves means the machine's speed still moves (a passing load, a clock not
  * yet settled): returns 0 then, 1 when stable; *rounds says how many ran. */
 #define STABLE_GAIN 0.005
-static int measure(job *jobs, int njobs, int reps, int *rounds)
+static int measure(job *jobs, int njobs, int reps, int most, int *rounds)
 {
-    const int calm = reps / 2 > 3 ? reps / 2 : 3, most = 4 * reps;
+    const int calm = reps / 2 > 3 ? reps / 2 : 3;
     int last_gain = 0, r = 0;
     for (int i = 0; i < njobs; i++) {
         jobs[i].best = 1e30;
@@ -293,7 +293,7 @@ int main(int argc, char **argv)
                                   .work = 2.0 * fms[k].lanes * fms[k].chains * iters * th};
         }
     }
-    int rounds, stable = measure(jobs, njobs, reps, &rounds);
+    int rounds, stable = measure(jobs, njobs, reps, 4 * reps, &rounds);
     print_rows(jobs, njobs, ghz);
     report_rounds("compute", rounds, stable);
 
@@ -334,7 +334,7 @@ int main(int argc, char **argv)
                             .threads = thread_counts[c], .work = 3.0 * sizeof(float) * bw_n};
         snprintf(jobs[njobs++].note, sizeof jobs[0].note, "%s", triad_note);
     }
-    stable = measure(jobs, njobs, reps, &rounds);
+    stable = measure(jobs, njobs, reps, reps + reps / 2, &rounds); /* (seconds a round) */
     print_rows(jobs, njobs, ghz);
     report_rounds("memory", rounds, stable);
     free(bw_buf);

@@ -10,10 +10,11 @@
  *   build/rel/05_simd/probe packing THREADS REPS N ...
  *       the five loops with a micro-kernel that does nothing (packing and loop overhead
  *       only), then the whole gemm_simd, alternated: packing's share of an N^3 product.
- *   build/rel/05_simd/probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared] ...
+ *   build/rel/05_simd/probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared][/uUNITS] ...
  *       gemm_packed with each set of block sizes (0 keeps the computed value; KERNEL: a kernel
  *       by its variant name, default the dispatch's; /own, /shared: how the threads share B,
- *       --split) in turn, then OpenBLAS, at every
+ *       --split; /uUNITS: at least UNITS units of work a thread in each slice of K) in turn, then
+ *       OpenBLAS, at every
  *       repetition; each ratio is the median of run-by-run ratios, to the first set (above 1:
  *       faster than the first) and to OpenBLAS (above 1: faster than OpenBLAS).
  *   build/rel/05_simd/probe share THREADS REPS N ...
@@ -159,7 +160,8 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
     const microkernel nothing = {"nothing", best->mr, best->nr, do_nothing, best->cpu_has,
                                  best->needs, NULL, best->pack_a};
     const int n = atoi(argv[0]);
-    int nsets = packing ? 1 : argc - 1, blk[MAX_SETS][3] = {{0}}, split[MAX_SETS] = {0};
+    int nsets = packing ? 1 : argc - 1, blk[MAX_SETS][3] = {{0}}, split[MAX_SETS] = {0},
+        units[MAX_SETS] = {0};
     const microkernel *uks[MAX_SETS];
     if (n < 1 || nsets < 1 || nsets > MAX_SETS - 1)
         return 2;
@@ -175,12 +177,15 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
             }
             set = colon + 1;
         }
-        const char *slash = strchr(set, '/');
-        if (slash)
-            split[s] = strcmp(slash, "/own") == 0 ? 1 : strcmp(slash, "/shared") == 0 ? 2 : -1;
+        for (const char *slash = strchr(set, '/'); slash; slash = strchr(slash + 1, '/')) {
+            if (!strncmp(slash, "/own", 4) || !strncmp(slash, "/shared", 7))
+                split[s] = slash[1] == 'o' ? 1 : 2;
+            else if (sscanf(slash, "/u%d", &units[s]) != 1 || units[s] < 1)
+                split[s] = -1;
+        }
         if (sscanf(set, "%d,%d,%d", &blk[s][0], &blk[s][1], &blk[s][2]) != 3 || split[s] < 0) {
-            fprintf(stderr, "probe blocks: expects [KERNEL:]MC,KC,NC[/own|/shared], got '%s'\n",
-                    argv[1 + s]);
+            fprintf(stderr, "probe blocks: expects [KERNEL:]MC,KC,NC[/own|/shared][/uUNITS], got "
+                    "'%s'\n", argv[1 + s]);
             return 2;
         }
     }
@@ -198,6 +203,7 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
                 if (!packing) {
                     gemm_blocking_override(blk[who][0], blk[who][1], blk[who][2]);
                     gemm_split_override(split[who]);
+                    gemm_units_override(units[who]);
                 }
                 gemm_packed(packing ? best : uks[who], n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
             } else
@@ -208,6 +214,7 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
         }
     gemm_blocking_override(0, 0, 0);
     gemm_split_override(0);
+    gemm_units_override(0);
     const double flop = 2.0 * (double)n * n * n;
     if (packing) {
         const double tp = median(t[0], reps), tg = median(t[1], reps), tb = median(t[2], reps);
@@ -417,7 +424,7 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "usage: probe kernel ROUNDS [KERNEL] KC,NC,MC ...\n"
                     "       probe packing THREADS REPS N ...\n"
-                    "       probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared] ...\n"
+                    "       probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared][/uUNITS] ...\n"
                     "       probe share THREADS REPS N ...\n"
                     "       probe phases THREADS REPS N[/own|/shared] ...\n");
     return 2;

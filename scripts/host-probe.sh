@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# scripts/host-probe.sh OUTDIR: the first call on a freshly started 16-core GPU host (root, no
+# network): what the machine's state reads as the machine starts, and where 16 threads lose, for
+# stages 05 and 14, before anything is tuned. About five minutes. The steps, in this order:
+#
+#   cold     build/peak --quick as the very first measurement, then 05's best variant on every
+#            core at 8192 against MKL (one process, alternated), then build/peak again: does the
+#            peak now sit above every kernel (scripts/peak-check.py), does the header of a quiet
+#            16-thread run say "busy"?
+#   phases05 05 on every core at 4096 and 8192: where the threads' time goes (build/rel/05_simd/
+#            probe phases: packing, kernel, waiting) for the default partition and for --split own;
+#            the paired share of the all-core FMA peak (probe share); block sizes side by side
+#            (probe blocks: 16 units a thread, KC 256/1024, NC 256, MC 2048, --split own, against
+#            the computed ones)
+#   peak14   14's --peak on one core and on all cores at once: the tile unit's all-core clock
+#   bf16     14's amx_blocked on every core at 4096 and 8192 against MKL, the slice of B shared
+#            (the default now) and each thread its own narrowed blocks (--split own, the rule of
+#            the earlier host runs), and on one thread at 4096
+#   fp32     amx_fp32 on every core at 4096 and 8192 against MKL's sgemm
+#
+# Files: OUTDIR/host-probe.log (everything), peak-cold.csv, peak-warm.csv, 05_cold.csv,
+# 14_bf16.csv, 14_fp32.csv. MKL as the bench-host scripts find it (scripts/find-mkl.sh).
+set -u
+cd "$(dirname "$0")/.."
+out=${1:?usage: scripts/host-probe.sh OUTDIR}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+exec > >(tee -a "$out/host-probe.log") 2>&1
+rev=${GIT_REV:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
+export GIT_REV=$rev OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4
+unset OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY OPENBLAS_CORETYPE MKL_ENABLE_INSTRUCTIONS
+echo "== scripts/host-probe.sh, $(date -u +%FT%TZ), git $rev, up $(cut -d' ' -f1 /proc/uptime) s"
+T=$(nproc)
+N2=${N2:-4096} N3=${N3:-8192}
+PY=$(scripts/find-python.sh 2>/dev/null || command -v python3)
+
+# the cold peak first: before the build, so that the cores are as the machine started
+make -s build/peak GIT_REV="$rev" || { echo "build failed"; exit 1; }
+echo "== cold ($(date -u +%T)): build/peak --quick first"
+build/peak --quick --csv "$out/peak-cold.csv" | grep -E '^(fma_avx512|fma_avx2) |rounds|warning'
+
+. scripts/find-mkl.sh
+make -s -j"$T" GIT_REV="$rev" 05_simd/simd 14_amx/amx build/rel/05_simd/probe \
+    || { echo "build failed"; exit 1; }
+BEST=$(./05_simd/simd --list | grep -v '\[not here' | head -n 1 | awk '{print $1}')
+./05_simd/simd --baseline mkl --variant "$BEST" --threads "$T" -m "$N3" --reps 3 \
+    --csv "$out/05_cold.csv" | grep -E "^($BEST|mkl)|^(load|warning|baseline) "
+build/peak --csv "$out/peak-warm.csv" | grep -E '^(fma_avx512|fma_avx2) |rounds|warning'
+echo "-- the cold peak against the rows:"
+"$PY" scripts/peak-check.py "$out/peak-cold.csv" "$out/05_cold.csv"
+echo "-- the full peak, after:"
+"$PY" scripts/peak-check.py "$out/peak-warm.csv" "$out/05_cold.csv"
+
+echo "== phases05 ($(date -u +%T))"
+timeout 150 build/rel/05_simd/probe phases "$T" 3 "$N2" "$N3" "$N3/own" | grep -E '^phases'
+timeout 60 build/rel/05_simd/probe share "$T" 5 "$N3" | grep -E '^share'
+timeout 150 build/rel/05_simd/probe blocks "$T" 4 "$N3" 0,0,0 0,0,0/u16 0,256,0 0,1024,0 0,0,256 \
+    2048,0,0 0,0,0/own
+timeout 60 build/rel/05_simd/probe blocks "$T" 5 "$N2" 0,0,0 0,0,0/u16 0,1024,0 0,0,0/own
+
+echo "== peak14 ($(date -u +%T))"
+./14_amx/amx --peak
+./14_amx/amx --peak --threads "$T"
+
+echo "== bf16 ($(date -u +%T))"
+for split in auto own; do
+    timeout 120 ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$T" --split "$split" \
+        --sizes "$N2,$N3" --reps 5 --csv "$out/14_bf16.csv" | grep -E '^(amx|mkl)|^(load|warning) '
+done
+timeout 60 ./14_amx/amx --baseline mkl --variant amx_blocked --threads 1 -m "$N2" --reps 5 \
+    --csv "$out/14_bf16.csv" | grep -E '^(amx|mkl)|^(load|warning) '
+
+echo "== fp32 ($(date -u +%T))"
+timeout 120 ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads "$T" --sizes "$N2,$N3" \
+    --reps 3 --csv "$out/14_fp32.csv" | grep -E '^(amx|mkl)|^(load|warning) '
+echo "== done ($(date -u +%T))"
