@@ -138,6 +138,8 @@ void bf16_blocking_override(int mc, int kc, int nc);
 /* How the threads share B (loops.c): 0 as the rule says, 1 each its own blocks, 2 the slice
  * packed together and shared (--split auto|own|shared, as 05's). */
 void bf16_split_override(int split);
+/* At least this many units of work a thread in each slice of K (0: loops.c's default; --units). */
+void bf16_units_override(int units);
 void bf16_blocking(const bf16_kernel *k, int *mc, int *kc, int *nc);
 
 /* ---- the error bounds (README, "The check"; --probe measures what they rest on) ------------------ */

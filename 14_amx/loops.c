@@ -103,6 +103,10 @@ static int split_override; /* bf16_split_override: 0 as the rule says, 1 own, 2 
 
 void bf16_split_override(int split) { split_override = split; }
 
+static int units_override; /* bf16_units_override: 0 keeps UNITS_PER_THREAD */
+
+void bf16_units_override(int units) { units_override = units; }
+
 /* The packing buffers, kept by each thread from one call to the next (as 05's). */
 static uint16_t *workspace(size_t bf16s)
 {
@@ -146,7 +150,8 @@ void gemm_tiles_packed(const bf16_kernel *k, const panel_packer *pk, int M, int 
      * the slice fits a quarter of L3; own otherwise, and on one thread. */
     long l1, l2, l3;
     simd_cache_sizes(&l1, &l2, &l3);
-    const int strips = ceil_div(N, NR), want = UNITS_PER_THREAD * nthreads;
+    const int strips = ceil_div(N, NR),
+              want = (units_override > 0 ? units_override : UNITS_PER_THREAD) * nthreads;
     const int fits = 2.0 * kp_max * strips * NR <= l3 / 4.0;
     const int l2_blocks = ceil_div(N, NC);
     const int shared = nthreads > 1 && split_override != 1 &&

@@ -90,6 +90,10 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
         bf16_split_override(!strcmp(val, "own") ? 1 : !strcmp(val, "shared") ? 2 : 0);
         return 2;
     }
+    if (!strcmp(opt, "--units")) {
+        bf16_units_override((int)cli_long("--units", val, 1, 4096));
+        return 2;
+    }
     if (!strcmp(opt, "--blocks")) {
         long v[3];
         cli_longs("--blocks", "MC,KC,NC (0 keeps the computed value)", val, 3, 0, 1 << 16, v);
@@ -115,6 +119,8 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
     "                        computed from the caches)\n"                                       \
     "  --split own|shared|auto  how the threads share B: each its own blocks, narrowed to\n" \
     "                        four a thread, or the slice packed together (default: auto)\n"     \
+    "  --units U             with --split shared: at least U units of work a thread in each\n" \
+    "                        slice of K (default 8; for tuning)\n"                             \
     "  --baseline onednn     (BF16) oneDNN's matmul, where pip's onednn is installed\n"        \
     "  GEMM_HIDE_ISA=\"amx avx512_bf16\" in the environment: act as a CPU without them\n"
 

@@ -11,7 +11,7 @@
  * many, not a median. The triad counts 12 bytes per element (read b and c, write a),
  * STREAM's convention; with write-allocate the memory bus really carries 16.
  *
- * Usage: peak [--csv FILE] [--quick] [-h|--help]      (about 10 s; --quick about 2 s; more
+ * Usage: peak [--csv FILE] [--quick] [-h|--help]      (about 12 s; --quick about 3 s; more
  *        while the bests still move: a busy machine)
  * CSV:   device,measure,threads,value,unit,date   (one row per measure x threads;
  *        device is the "model name" with commas made spaces, as the stages write it;
@@ -25,6 +25,7 @@
 
 #include "peak.h"
 #include "sysinfo.h"
+#include "timer.h"
 
 /* ------------------------------------------------------------ the machine */
 
@@ -93,7 +94,7 @@ static double run_job(const job *j)
     return 0;
 }
 
-/* The cores warmed up before anything is timed: a core that has been idle runs its first
+/* The cores warmed up before anything is timed (2 s, --quick 1 s): a core that has been idle runs its first
  * fraction of a second at another clock (and on a VM its vCPU may not even be scheduled yet).
  * The first thing on a 16-core host just after it started, --quick read 1,300 GFLOP/s on all
  * cores where a minute later it read 2,165, and 05's GEMM ran above that "peak" in between.
@@ -115,31 +116,39 @@ static void warm_up(const fma_measure *fms, int nfm, int threads, double seconds
  * run. Taking turns spreads every job's runs over the whole measurement, so a few seconds of
  * someone else's work on this shared machine spoil a few runs of each job instead of all the
  * runs of one. At least `reps` rounds, then more until the bests are stable: no best improved
- * by more than STABLE_GAIN in the last `reps` / 2 rounds (at least 3); at most `most` rounds.
- * A best that still moves means the machine's speed still moves (a passing load, a clock not
- * yet settled): returns 0 then, 1 when stable; *rounds says how many ran. */
+ * by more than STABLE_GAIN in the last `reps` / 2 rounds (at least 3) and the last `calm_s`
+ * seconds; at most `most` rounds and `most_s` seconds. A best that still moves means the
+ * machine's speed still moves (a passing load, a clock not yet settled): returns 0 then, 1 when
+ * stable; *rounds says how many ran. */
 #define STABLE_GAIN 0.005
-static int measure(job *jobs, int njobs, int reps, int most, int *rounds)
+static int measure(job *jobs, int njobs, int reps, int most, double calm_s, double most_s,
+                   int *rounds)
 {
     const int calm = reps / 2 > 3 ? reps / 2 : 3;
+    const double start = timer_now();
+    double gain_at = start;
     int last_gain = 0, r = 0;
     for (int i = 0; i < njobs; i++) {
         jobs[i].best = 1e30;
         if (jobs[i].kind != JOB_FMA || jobs[i].fm->available)
             run_job(&jobs[i]);
     }
-    for (; r < most && (r < reps || r - 1 - last_gain < calm); r++)
+    for (; r < most && timer_now() - start < most_s &&
+           (r < reps || r - 1 - last_gain < calm || timer_now() - gain_at < calm_s);
+         r++)
         for (int i = 0; i < njobs; i++) {
             if (jobs[i].kind == JOB_FMA && !jobs[i].fm->available)
                 continue;
             double t = run_job(&jobs[i]);
-            if (t < jobs[i].best * (1 - STABLE_GAIN))
+            if (t < jobs[i].best * (1 - STABLE_GAIN)) {
                 last_gain = r;
+                gain_at = timer_now();
+            }
             if (t < jobs[i].best)
                 jobs[i].best = t;
         }
     *rounds = r;
-    return r - 1 - last_gain >= calm;
+    return r - 1 - last_gain >= calm && timer_now() - gain_at >= calm_s;
 }
 
 /* ------------------------------------------------------------ results */
@@ -201,15 +210,15 @@ static void usage(FILE *f)
             "AVX-512) and memory GB/s (read, triad), on 1 thread and on all online cores.\n"
             "  --csv FILE   write the results to FILE (replacing it), with the header\n"
             "               device,measure,threads,value,unit,date\n"
-            "  --quick      short runs (about 2 s), for tests; the figures are rougher\n"
+            "  --quick      short runs (about 3 s), for tests; the figures are rougher\n"
             "  -h, --help   this text\n");
 }
 
 static void print_header(int reps, int quick, int cores, double ghz, const char *date)
 {
     char b1[32], b2[32], b3[32];
-    printf("peak: this machine's ceilings for the roofline (all cores warmed up %.1f s, then the "
-           "best of at least %d runs, more until it is stable%s)\n", quick ? 0.3 : 1.0, reps,
+    printf("peak: this machine's ceilings for the roofline (all cores warmed up %.0f s, then the "
+           "best of at least %d runs, more until it is stable%s)\n", quick ? 1.0 : 2.0, reps,
            quick ? ", --quick" : "");
     printf("%-10s %s", "cpu", sysinfo_cpu_model());
     if (ghz > 0)
@@ -283,7 +292,7 @@ int main(int argc, char **argv)
     fma_measure fms[PEAK_MAX_FMA];
     job jobs[16];
     int nfm = fma_measures(fms), njobs = 0;
-    warm_up(fms, nfm, cores, quick ? 0.3 : 1.0);
+    warm_up(fms, nfm, cores, quick ? 1.0 : 2.0);
     for (int k = 0; k < nfm; k++) {
         long iters = fms[k].available ? calibrate_fma(&fms[k], fma_seconds) : 0;
         for (int c = 0; c < (fms[k].available ? nthread_counts : 1); c++) {
@@ -293,7 +302,9 @@ int main(int argc, char **argv)
                                   .work = 2.0 * fms[k].lanes * fms[k].chains * iters * th};
         }
     }
-    int rounds, stable = measure(jobs, njobs, reps, 4 * reps, &rounds);
+    /* (an FMA round is a fraction of a second: stable means a second or two without a gain) */
+    int rounds, stable = measure(jobs, njobs, reps, 1000, quick ? 1.0 : 2.0, quick ? 5.0 : 15.0,
+                                 &rounds);
     print_rows(jobs, njobs, ghz);
     report_rounds("compute", rounds, stable);
 
@@ -334,7 +345,8 @@ int main(int argc, char **argv)
                             .threads = thread_counts[c], .work = 3.0 * sizeof(float) * bw_n};
         snprintf(jobs[njobs++].note, sizeof jobs[0].note, "%s", triad_note);
     }
-    stable = measure(jobs, njobs, reps, reps + reps / 2, &rounds); /* (seconds a round) */
+    /* (a memory round takes seconds: at most 2 x calm + 1 rounds, or reps when more) */
+    stable = measure(jobs, njobs, reps, reps > 7 ? reps + 1 : 7, 0, 60, &rounds);
     print_rows(jobs, njobs, ghz);
     report_rounds("memory", rounds, stable);
     free(bw_buf);

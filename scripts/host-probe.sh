@@ -18,8 +18,12 @@
 #            the earlier host runs), and on one thread at 4096
 #   fp32     amx_fp32 on every core at 4096 and 8192 against MKL's sgemm
 #
+# The steps after `cold` are STEPS (default "phases05 peak14 bf16 fp32"); two more, for the
+# second call: tune05 (probe blocks, 8 repetitions: 16 and 12 units a thread, one A block, KC
+# 512) and tune14 (--units 8 and 16 for amx_blocked and amx_fp32, two rounds).
 # Files: OUTDIR/host-probe.log (everything), peak-cold.csv, peak-warm.csv, 05_cold.csv,
-# 14_bf16.csv, 14_fp32.csv. MKL as the bench-host scripts find it (scripts/find-mkl.sh).
+# 14_bf16.csv, 14_fp32.csv, 14_tune*.csv. MKL as the bench-host scripts find it
+# (scripts/find-mkl.sh).
 set -u
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/host-probe.sh OUTDIR}
@@ -51,26 +55,50 @@ echo "-- the cold peak against the rows:"
 echo "-- the full peak, after:"
 "$PY" scripts/peak-check.py "$out/peak-warm.csv" "$out/05_cold.csv"
 
-echo "== phases05 ($(date -u +%T))"
-timeout 150 build/rel/05_simd/probe phases "$T" 3 "$N2" "$N3" "$N3/own" | grep -E '^phases'
-timeout 60 build/rel/05_simd/probe share "$T" 5 "$N3" | grep -E '^share'
-timeout 150 build/rel/05_simd/probe blocks "$T" 4 "$N3" 0,0,0 0,0,0/u16 0,256,0 0,1024,0 0,0,256 \
-    2048,0,0 0,0,0/own
-timeout 60 build/rel/05_simd/probe blocks "$T" 5 "$N2" 0,0,0 0,0,0/u16 0,1024,0 0,0,0/own
-
-echo "== peak14 ($(date -u +%T))"
-./14_amx/amx --peak
-./14_amx/amx --peak --threads "$T"
-
-echo "== bf16 ($(date -u +%T))"
-for split in auto own; do
-    timeout 120 ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$T" --split "$split" \
-        --sizes "$N2,$N3" --reps 5 --csv "$out/14_bf16.csv" | grep -E '^(amx|mkl)|^(load|warning) '
+phases05() {
+    build/rel/05_simd/probe phases "$T" 3 "$N2" "$N3" "$N3/own" | grep -E '^phases'
+    build/rel/05_simd/probe share "$T" 5 "$N3" | grep -E '^share'
+    build/rel/05_simd/probe blocks "$T" 4 "$N3" 0,0,0 0,0,0/u16 0,256,0 0,1024,0 0,0,256 \
+        2048,0,0 0,0,0/own
+    build/rel/05_simd/probe blocks "$T" 5 "$N2" 0,0,0 0,0,0/u16 0,1024,0 0,0,0/own
+}
+tune05() { # the first run's leads, with more repetitions: units a thread, one A block, KC
+    build/rel/05_simd/probe blocks "$T" 8 "$N3" 0,0,0 0,0,0/u16 0,0,0/u12 8196,0,0 8196,0,0/u16 \
+        0,512,0/u16
+    build/rel/05_simd/probe blocks "$T" 8 "$N2" 0,0,0 0,0,0/u16 0,0,0/u12 0,512,0
+}
+peak14() {
+    ./14_amx/amx --peak
+    ./14_amx/amx --peak --threads "$T"
+}
+bf16() {
+    for split in auto own; do
+        ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$T" --split "$split" \
+            --sizes "$N2,$N3" --reps 5 --csv "$out/14_bf16.csv" | grep -E '^(amx|mkl)|^(load|warning) '
+    done
+    ./14_amx/amx --baseline mkl --variant amx_blocked --threads 1 -m "$N2" --reps 5 \
+        --csv "$out/14_bf16.csv" | grep -E '^(amx|mkl)|^(load|warning) '
+}
+tune14() { # units a thread for the tile variants, each process against MKL, in turn
+    for r in 1 2; do
+        for u in 8 16; do
+            echo "-- round $r, --units $u"
+            ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$T" --units "$u" \
+                --sizes "$N2,$N3" --reps 5 --csv "$out/14_tune.csv" | grep -E '^(amx|mkl)'
+            ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads "$T" --units "$u" \
+                --sizes "$N2,$N3" --reps 3 --csv "$out/14_tune_fp32.csv" | grep -E '^(amx|mkl)'
+        done
+    done
+}
+fp32() {
+    ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads "$T" --sizes "$N2,$N3" \
+        --reps 3 --csv "$out/14_fp32.csv" | grep -E '^(amx|mkl)|^(load|warning) '
+}
+export -f phases05 tune05 peak14 bf16 tune14 fp32
+export T N2 N3 out
+for s in ${STEPS:-phases05 peak14 bf16 fp32}; do
+    echo "== $s ($(date -u +%T))"
+    timeout 300 bash -c "$s"
+    echo "== $s: exit $?"
 done
-timeout 60 ./14_amx/amx --baseline mkl --variant amx_blocked --threads 1 -m "$N2" --reps 5 \
-    --csv "$out/14_bf16.csv" | grep -E '^(amx|mkl)|^(load|warning) '
-
-echo "== fp32 ($(date -u +%T))"
-timeout 120 ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads "$T" --sizes "$N2,$N3" \
-    --reps 3 --csv "$out/14_fp32.csv" | grep -E '^(amx|mkl)|^(load|warning) '
 echo "== done ($(date -u +%T))"
