@@ -30,7 +30,8 @@
 # holding libmkl_{rt,core,gnu_thread,intel_lp64,avx512,avx2}.so.3.xz (xz -c each from
 # `pip install mkl`'s lib/), unpacked to build/mkl-lib. The commit in the CSVs: GIT_REV, else git
 # describe. For a dry run on a small machine: SIZES_SCALE=small (every step at 256/512/1024) and
-# THREADS (default "1 2 4 8 16"; split uses the largest).
+# THREADS (default "1 2 4 8 16"; split uses the largest). STEPS: the steps to run, in order
+# (default all six).
 set -u
 cd "$(dirname "$0")/.."
 out=${1:?usage: 05_simd/bench-host.sh OUTDIR}
@@ -128,12 +129,17 @@ scale04() {
 }
 
 export -f peak run05 grid big split avx2 scale04
-step peak 40
-step grid 150
-step big 210
-step split 40 | tee "$out/05_split.txt"
-step avx2 40 OPENBLAS_CORETYPE=Haswell
-step scale04 50
+for s in ${STEPS:-peak grid big split avx2 scale04}; do
+    case $s in
+        peak) step peak 40 ;;
+        grid) step grid 150 ;;
+        big) step big 210 ;;
+        split) step split 40 | tee "$out/05_split.txt" ;;
+        avx2) step avx2 40 OPENBLAS_CORETYPE=Haswell ;;
+        scale04) step scale04 50 ;;
+        *) echo "no step '$s' (peak grid big split avx2 scale04)"; exit 2 ;;
+    esac
+done
 rm -f "$out/.lock"
 echo "== done, $(date -u +%T), $((SECONDS - T0)) s"
 PY=$(scripts/find-python.sh 2>/dev/null || command -v python3)

@@ -144,8 +144,10 @@ gemm_blocking gemm_blocking_for(const microkernel *uk)
     if (override_nc)
         bs.nc = round_up(override_nc, uk->nr);
     /* MC (L3): the MC x KC block of A is read once per block of B, by every thread:
-     * keep it in the shared L3, half of it, at most 8192 rows. */
-    bs.mc = (int)min_int((int)(l3 / 2 / (4L * bs.kc)), 8192) / uk->mr * uk->mr;
+     * keep it in the shared L3, half of it, at most about 8192 rows (rounded up to MR: 8190
+     * cut M = 8192 into two blocks, and the slice of B was packed twice; one block of 8196
+     * ran 1.7% faster on 16 threads, 7.4% with 16 units a thread, NOTES.md). */
+    bs.mc = round_up(min_int((int)(l3 / 2 / (4L * bs.kc)), 8192), uk->mr);
     bs.mc = max_int(bs.mc, uk->mr);
     if (override_mc)
         bs.mc = round_up(override_mc, uk->mr);
@@ -214,7 +216,7 @@ static float *workspace(size_t floats)
 
 #define SMALL_FOR_THREADS (128.0 * 128 * 128) /* M*N*K below this: one thread */
 #define A_PACK_MIN_BLOCKS 8 /* pack A when it meets at least this many blocks of B */
-#define UNITS_PER_THREAD 8  /* units of work a thread takes in each slice of K, at least */
+#define UNITS_PER_THREAD 16 /* units of work a thread takes in each slice of K, at least */
 #define MIN_PART_PANELS 16  /* a part of the A block: at least this many micro-panels */
 
 static int split_override; /* gemm_split_override: 0 as the rule says, 1 own, 2 shared */
@@ -245,7 +247,8 @@ gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K)
      * units of work one at a time until a slice of K is done, and then wait for the slowest:
      * with u units each, about half a unit each on average, 1/(2u) of the slice. So at least
      * UNITS_PER_THREAD units each (16 threads at 4096 on the host: one block each ran at 47-54%
-     * of 16x one thread, four at 64%). Two ways to get them:
+     * of 16x one thread, four at 64%; at 8192, eight units left the threads waiting 8% of their
+     * time, and sixteen ran 1-9% faster than eight, NOTES.md). Two ways to get them:
      *   own     each thread packs its own blocks of B (in its L2): a unit is a block, so the
      *           blocks are narrowed (never under NR) until there are enough of them;
      *   shared  the threads pack the slice of B (KC x N) together, before the barrier that the

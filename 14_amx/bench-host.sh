@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # 14_amx/bench-host.sh OUTDIR: stage 14 past two cores, on the 16-core Xeon host of a GPU machine
-# (family 6 model 143 or 207: AMX; root, no network), in about ten minutes. The steps:
+# (family 6 model 143 or 207: AMX; root, no network), in about six minutes. The steps:
 #
-#   probe    --peak (one core's FMA, VDPBF16PS and TDPBF16PS) and --probe: is it the unit measured
-#            on the development machine?
-#   bf16     amx_blocked against MKL's BF16 GEMM on 1, 2, 4, 8 and 16 threads at 4096, then 16
-#            threads at 8192 (the chapter's 16-thread target), two rounds
-#   fp32     amx_fp32 against MKL's sgemm on 1, 2, 16 threads at 4096, 16 at 8192
-#   wall     where the 16-thread wall is: amx_blocked and MKL at 16 threads with the B block
-#            halved and doubled (--blocks 0,0,128 / 0,0,512) and with KC 1024; build/peak's
-#            memory bandwidth beside it (bw_read, bw_triad on 16 threads)
+#   probe    --peak (one core's FMA, VDPBF16PS and TDPBF16PS, and the same on every core at once:
+#            the tile unit's all-core clock) and --probe: is it the unit measured on the
+#            development machine?
+#   bf16     amx_blocked against MKL's BF16 GEMM on THREADS (default "1 16") at 4096, then on
+#            every core at 8192 (the chapter's 16-thread targets), two rounds
+#   fp32     amx_fp32 against MKL's sgemm on 1 and every core at 4096, every core at 8192
+#   wall     what moves the all-core rate at 4096: units of work a thread (--units 8 and 32
+#            against the default 16), the B block halved and doubled (--blocks 0,0,128 /
+#            0,0,512), KC 1024; build/peak's memory bandwidth beside it (peak.csv)
 #
 # Every step runs under a timeout and says how long it took. Idle threads sleep
 # (OMP_WAIT_POLICY=passive). MKL: MKL_HOME if set, else the folder MKL_CARRY (default .mkl-carry,
@@ -50,16 +51,20 @@ B=$out/14_amx_host.csv F=$out/14_amx_host_fp32.csv W=$out/14_amx_host_wall.csv
 # N2 N3 (default 4096 8192): smaller for a dry run
 N2=${N2:-4096} N3=${N3:-8192}
 
-step probe 60 sh -c "./14_amx/amx --peak | tee $out/peak.txt; ./14_amx/amx --probe > $out/probe.txt"
+T=$(nproc)
+THREADS=${THREADS:-1 $T}
+TLIST=$(echo "$THREADS" | tr ' ' ,)
+step probe 60 sh -c "./14_amx/amx --peak | tee $out/peak.txt; ./14_amx/amx --peak --threads $T | tee -a $out/peak.txt; ./14_amx/amx --probe > $out/probe.txt"
 step peak 60 build/peak --quick --csv "$out/peak.csv"
 for r in 1 2; do
-    step "bf16-$r" 150 ./14_amx/amx --baseline mkl --variant amx_blocked --threads 1,2,4,8,16 -m "$N2" --reps 5 --csv "$B"
-    step "bf16-big-$r" 90 ./14_amx/amx --baseline mkl --variant amx_blocked --threads 16 -m "$N3" --reps 3 --csv "$B"
+    step "bf16-$r" 100 ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$TLIST" -m "$N2" --reps 5 --csv "$B"
+    step "bf16-big-$r" 60 ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$T" -m "$N3" --reps 3 --csv "$B"
 done
-step fp32 150 ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads 1,2,16 -m "$N2" --reps 3 --csv "$F"
-step fp32-big 90 ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads 16 -m "$N3" --reps 3 --csv "$F"
-for blk in 0,0,128 0,0,512 0,1024,0; do
-    step "wall-$blk" 60 ./14_amx/amx --baseline mkl --variant amx_blocked --threads 16 -m "$N2" --reps 5 --blocks "$blk" --csv "$W"
+step fp32 100 ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads "$TLIST" -m "$N2" --reps 3 --csv "$F"
+step fp32-big 60 ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads "$T" -m "$N3" --reps 3 --csv "$F"
+for opt in "--units 8" "--units 32" "--blocks 0,0,128" "--blocks 0,0,512" "--blocks 0,1024,0"; do
+    # shellcheck disable=SC2086  # opt is an option and its value
+    step "wall $opt" 40 ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$T" -m "$N2" --reps 5 $opt --csv "$W"
 done
 rm -f "$out/.lock"
 python3 14_amx/targets.py "$out" || true

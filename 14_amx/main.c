@@ -120,7 +120,7 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
     "  --split own|shared|auto  how the threads share B: each its own blocks, narrowed to\n" \
     "                        four a thread, or the slice packed together (default: auto)\n"     \
     "  --units U             with --split shared: at least U units of work a thread in each\n" \
-    "                        slice of K (default 8; for tuning)\n"                             \
+    "                        slice of K (default 16; for tuning)\n"                             \
     "  --baseline onednn     (BF16) oneDNN's matmul, where pip's onednn is installed\n"        \
     "  GEMM_HIDE_ISA=\"amx avx512_bf16\" in the environment: act as a CPU without them\n"
 

@@ -33,9 +33,9 @@ typedef struct fma_measure {
 /* The FMA loops this build has, available or not (at most PEAK_MAX_FMA); returns how many. */
 int fma_measures(fma_measure *out);
 
-/* Seconds for `threads` threads each running `iters` iterations of the loop, started together
- * (after a barrier): each thread's rate from its own time, added up, as the time of one run
- * (threads / the sum of 1/t), so that a thread paused for a moment lowers its own share only. */
+/* Seconds for `threads` threads to run threads x `iters` iterations of the loop together, from
+ * a common start to the last thread's end, the iterations handed out in chunks to whichever
+ * thread is free (so that a thread paused for a moment does not hold the others up). */
 double time_fma(const fma_measure *fm, long iters, int threads);
 
 /* Iterations for one run of about `seconds` on one thread (growing the count is the warm-up). */

@@ -152,23 +152,38 @@ int fma_measures(fma_measure *out)
 double time_fma(const fma_measure *fm, long iters, int threads)
 {
     volatile float m = 0.9999f, c = 0.0001f; /* volatile: not constants to fold */
-    double rate_sum = 0; /* the threads' runs per second, added up */
-#pragma omp parallel num_threads(threads) reduction(+ : rate_sum)
+    /* The threads' iterations in FMA_CHUNKS chunks each, taken from a common counter as each
+     * thread is free, from a common start to the last chunk's end: the most the cores can do
+     * together when work goes to whichever core is free, as 05's GEMM hands out its units.
+     * With a fixed share a thread instead, a core that the hypervisor paused for a moment held
+     * every core's figure down (the GEMM ran above that "peak" on 16 cores of a VM: 1,455-1,706
+     * against 1,301-1,359 GFLOP/s, pair by pair); adding each thread's own rate overstates
+     * it where threads take turns on a core (a scalar loop read 16 x one core's). */
+    enum { FMA_CHUNKS = 64 };
+    const long chunk = threads > 1 && iters >= FMA_CHUNKS ? iters / FMA_CHUNKS : iters;
+    const long chunks = threads * (iters / chunk);
+    long next = 0;
+    double t0 = 0;
+#pragma omp parallel num_threads(threads)
     {
-        float mm = m, cc = c;
+        float mm = m, cc = c, s = 0;
 #pragma omp barrier
-        const double t0 = timer_now();
-        float s = fm->kernel(iters, mm, cc);
-        rate_sum += 1.0 / (timer_now() - t0);
+#pragma omp master
+        t0 = timer_now();
+#pragma omp barrier
+        for (;;) {
+            long k;
+#pragma omp atomic capture
+            k = next++;
+            if (k >= chunks)
+                break;
+            s += fm->kernel(chunk, mm, cc);
+        }
 #pragma omp atomic
         sink += s;
     }
-    /* Each thread's own rate, added up, as the time of one run: threads / the sum. With the
-     * time from a common start to the last thread's end instead, a core that the hypervisor
-     * paused for a moment held every core's figure down: 05's GEMM, whose threads take work as
-     * they are free, then ran above that "peak" (1,455-1,706 against 1,301-1,359 GFLOP/s on
-     * 16 cores of a VM, pair by pair). */
-    return threads / rate_sum;
+    /* (scaled to the iters x threads the caller counts: chunks x chunk may be a little less) */
+    return (timer_now() - t0) * ((double)iters * threads / ((double)chunks * chunk));
 }
 
 /* Iterations for one run of about `seconds` on one thread. Growing the count is
