@@ -55,7 +55,6 @@ WAIVED = {
     "12_cuda_tensor_cores/README.md",
     "12_cuda_tensor_cores/fp32.md",
     "13_distributed/README.md",
-    "14_amx/README.md",
 }
 
 # The book's jargon that a newcomer stalls on when it comes undefined: (name, spellings).
@@ -81,7 +80,8 @@ COMMON = set("""
     GB MB KB TB GFLOP TFLOP FLOP
     PASS FAIL SKIP OK TODO
     GEMM SGEMM FP32 FP64 FP16 INT8
-    NVIDIA AMD ARM EPYC RTX GCC CUDA MKL BLIS TBB SYCL KVM SLATE COSMA HDFS RAID RAID-6 ELF AES AES-NI SC16
+    NVIDIA AMD ARM EPYC RTX GCC CUDA MKL BLIS TBB SYCL KVM SLATE COSMA HDFS RAID RAID-6 ELF AES AES-NI
+    AWS SC16
 """.split())
 # what every reader of a book on C and computers knows (the prerequisites of docs/README.md);
 # units; a check's verdicts as the programs print them; the book's subject, its precisions;

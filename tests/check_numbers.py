@@ -33,6 +33,7 @@ helpers and these:
 
     within(a, b, factor)                  every pair of a and b (lists: cell by cell; dicts: the
                                           same keys) within factor of each other, either way
+    at_most(a, b, factor)                 every a at most factor times its b
     below(a, b, keys=None)                every a[k] < b[k] (keys: only those)
 
 Write a claim twice, on the table as printed (row) and on the files (by): a reader checks the
@@ -140,6 +141,13 @@ def within(a, b, factor):
     return all(x <= factor * y and y <= factor * x for x, y in pairs)
 
 
+def at_most(a, b, factor):
+    pairs = _pairs(a, b)
+    if not pairs:
+        raise ValueError("nothing to compare")
+    return all(x <= factor * y for x, y in pairs)
+
+
 def below(a, b, keys=None):
     if keys is not None:
         return all(a[k] < b[k] for k in keys)
@@ -155,7 +163,7 @@ def log(path, regex, group=1):
 
 
 HELPERS = {"csv": csv, "ratio": ratio, "log": log, "by": by, "row": row, "within": within,
-           "below": below, "median": statistics.median, "min": min, "max": max, "sum": sum,
+           "at_most": at_most, "below": below, "median": statistics.median, "min": min, "max": max, "sum": sum,
            "len": len, "abs": abs, "round": round, "all": all, "any": any}
 
 
