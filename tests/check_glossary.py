@@ -53,7 +53,6 @@ WAIVED = {
     "10_cuda_multigpu/README.md",
     "11_gf256/README.md",
     "12_cuda_tensor_cores/README.md",
-    "12_cuda_tensor_cores/fp32.md",
     "13_distributed/README.md",
 }
 
