@@ -43,7 +43,6 @@ GLOSSARY = os.path.join(ROOT, "docs", "glossary.md")
 # Chapters being rewritten for the words that look like terms (each leaves with its rewrite),
 # their first uses counted on one SKIP line:
 WAIVED = {
-    "06_strassen/README.md",
     "07_cuda_naive/README.md",
     "08_cuda_shared/README.md",
     "09_cuda_registers/README.md",
