@@ -43,12 +43,7 @@ GLOSSARY = os.path.join(ROOT, "docs", "glossary.md")
 # Chapters being rewritten for the words that look like terms (each leaves with its rewrite),
 # their first uses counted on one SKIP line:
 WAIVED = {
-    "07_cuda_naive/README.md",
-    "08_cuda_shared/README.md",
-    "09_cuda_registers/README.md",
-    "10_cuda_multigpu/README.md",
     "11_gf256/README.md",
-    "12_cuda_tensor_cores/README.md",
     "13_distributed/README.md",
 }
 
