@@ -43,7 +43,6 @@ GLOSSARY = os.path.join(ROOT, "docs", "glossary.md")
 # Chapters being rewritten for the words that look like terms (each leaves with its rewrite),
 # their first uses counted on one SKIP line:
 WAIVED = {
-    "11_gf256/README.md",
     "13_distributed/README.md",
 }
 
