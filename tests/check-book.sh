@@ -15,7 +15,8 @@
 #     as nvidia-h100-x1, "device machine", "device host", "the lease"): a chapter names hardware
 #     by what it is ("the host of one H100, a 16-core Xeon").
 # Then, for the same chapters, tests/check_glossary.py: every term of docs/glossary.md linked or
-# defined in place at its first use. With no arguments, also: no machinery names in README.md,
+# defined in place at its first use, and every word that looks like a term (jargon, an acronym,
+# an intrinsic's name) that the glossary lacks defined in place at its first use. With no arguments, also: no machinery names in README.md,
 # docs/ and every NOTES.md or results README; tests/check_numbers.py, the sample of the book's
 # numbers recomputed from their files (tests/book-numbers.txt); and each checker's self-test on
 # a planted fixture that it must fail.

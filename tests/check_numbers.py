@@ -19,11 +19,35 @@ expression gives the percentage or the ratio). Expressions are Python with these
                                           -1 the last, an index, or "median", "min", "max"
     ratio(path, which=0, **match)         gflops / baseline_gflops of the matching rows
     log(path, regex, group=1)             a number a regular expression finds in a text file
-    median(list), min, max, sum, len, abs, round
+    by(path, column, key, which=0, **match)
+                                          {row[key]: column} over the matching rows, e.g. one
+                                          variant's error at every K
+    row(prefix)                           the numbers of the chapter's table row that starts
+                                          with prefix, as the chapter prints them (bold, commas,
+                                          a trailing × dropped; None for a cell with no number)
+    median(list), min, max, sum, len, abs, round, all, any
+
+A sentence that compares (a claim: "within a factor of two", "below it from K = 8 to 512") is
+a quoted text followed by `? EXPRESSION` lines, each a condition that must be true, with the same
+helpers and these:
+
+    within(a, b, factor)                  every pair of a and b (lists: cell by cell; dicts: the
+                                          same keys) within factor of each other, either way
+    at_most(a, b, factor)                 every a at most factor times its b
+    below(a, b, keys=None)                every a[k] < b[k] (keys: only those)
+
+Write a claim twice, on the table as printed (row) and on the files (by): a reader checks the
+sentence against the table, which rounds, and the table against the files. Each marked figure of
+a table row is checked to the digits it shows, as the chapter rounds it: 117 for 116.45 fails.
+
+    "three pieces land within a factor of two of 05's FP32 kernel"
+        ? within(row("| `amx_fp32` "), row("| `simd` "), 2)
+        ? within(by(F, "max_err_ratio", "k", variant="amx_fp32"), by(F, "max_err_ratio", "k", variant="simd"), 2)
 
 One PASS or FAIL line per quoted text; exit 1 if any FAIL. --self-test first runs the fixture in
-tests/fixtures/book-numbers/, which holds one right figure and one planted wrong one: the check
-must pass the first and fail the second.
+tests/fixtures/book-numbers/: every entry under a comment line `# planted` must fail (a figure
+off by a rounding, a claim its own table contradicts: chapter 14's "within a factor of two" as it
+once read) and every other entry must pass.
 """
 import csv as csvmod, os, re, statistics, sys
 
@@ -77,6 +101,60 @@ def ratio(path, which=0, **match):
                  which, f"{path} {match}")
 
 
+def by(path, column, key, which=0, **match):
+    out = {}
+    for r in _match(path, match):
+        k = float(r[key]) if re.fullmatch(r"-?[0-9.]+(e-?[0-9]+)?", r[key] or "") else r[key]
+        out.setdefault(k, []).append(r)
+    return {k: _pick(rows, lambda r: float(r[column]), which, f"{path} {match} {key}={k}")
+            for k, rows in out.items()}
+
+
+CHAPTER = None      # the text of the chapter whose entry is being checked
+
+
+def cell(text):
+    t = re.sub(r"[*`]", "", text).replace(",", "").replace("\u2009", "").replace("\u2212", "-")
+    m = re.fullmatch(r"\s*(-?[0-9]*\.?[0-9]+(?:e-?[0-9]+)?)\s*[×x%]?\s*", t)
+    return float(m.group(1)) if m else None
+
+
+def row(prefix):
+    lines = [l for l in CHAPTER.split("\n") if l.strip().startswith(prefix)]
+    if len(lines) != 1:
+        raise ValueError(f"{len(lines)} table rows start with {prefix!r}")
+    return [cell(c) for c in lines[0].strip().strip("|").split("|")[1:]]
+
+
+def _pairs(a, b):
+    if isinstance(a, dict):
+        return [(a[k], b[k]) for k in a if k in b]
+    if len(a) != len(b):
+        raise ValueError(f"rows of {len(a)} and {len(b)} cells")
+    return [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
+
+
+def within(a, b, factor):
+    pairs = _pairs(a, b)
+    if not pairs:
+        raise ValueError("nothing to compare")
+    return all(x <= factor * y and y <= factor * x for x, y in pairs)
+
+
+def at_most(a, b, factor):
+    pairs = _pairs(a, b)
+    if not pairs:
+        raise ValueError("nothing to compare")
+    return all(x <= factor * y for x, y in pairs)
+
+
+def below(a, b, keys=None):
+    if keys is not None:
+        return all(a[k] < b[k] for k in keys)
+    pairs = _pairs(a, b)
+    return bool(pairs) and all(x < y for x, y in pairs)
+
+
 def log(path, regex, group=1):
     m = re.search(regex, open(os.path.join(BASE, path), encoding="utf-8").read(), re.M)
     if not m:
@@ -84,25 +162,34 @@ def log(path, regex, group=1):
     return float(m.group(group).replace(",", ""))
 
 
-HELPERS = {"csv": csv, "ratio": ratio, "log": log, "median": statistics.median, "min": min,
-           "max": max, "sum": sum, "len": len, "abs": abs, "round": round}
+HELPERS = {"csv": csv, "ratio": ratio, "log": log, "by": by, "row": row, "within": within,
+           "at_most": at_most, "below": below, "median": statistics.median, "min": min, "max": max, "sum": sum,
+           "len": len, "abs": abs, "round": round, "all": all, "any": any}
 
 
 def parse(path):
-    """[(chapter, line number in the numbers file, quoted text, [expressions])]"""
-    entries, chapter = [], None
+    """[(chapter, line number in the numbers file, quoted text, [expressions], [claims],
+    planted)]: planted when a comment line `# planted` comes right before the quoted text"""
+    entries, chapter, planted = [], None, False
     for no, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
         s = line.strip()
-        if not s or s.startswith("#"):
+        if not s:
+            continue
+        if s.startswith("#"):
+            planted = s.startswith("# planted")
             continue
         if s.startswith("@ "):
             chapter = s[2:].strip()
         elif s.startswith('"') and s.endswith('"') and len(s) > 1:
-            entries.append((chapter, no, s[1:-1], []))
+            entries.append((chapter, no, s[1:-1], [], [], planted))
         elif s.startswith("= ") and entries:
             entries[-1][3].append(s[2:].strip())
+        elif s.startswith("? ") and entries:
+            entries[-1][4].append(s[2:].strip())
         else:
-            raise SystemExit(f"{path}:{no}: not '@ FILE', a \"quoted text\" or '= expression': {s}")
+            raise SystemExit(f"{path}:{no}: not '@ FILE', a \"quoted text\", '= expression' or "
+                             f"'? claim': {s}")
+        planted = False
     return entries
 
 
@@ -115,8 +202,11 @@ def figure(text):
 
 
 def check(numbers_file, say=print):
+    """(failed, passed, [(line in the numbers file, failed?, planted?)])"""
+    global CHAPTER
     failed = passed = 0
-    for chapter, no, quoted, exprs in parse(numbers_file):
+    verdicts = []
+    for chapter, no, quoted, exprs, claims, planted in parse(numbers_file):
         where = f"{os.path.relpath(numbers_file, ROOT)}:{no}"
         marks = re.findall(r"\{([^}]*)\}", quoted)
         plain = re.sub(r"\{([^}]*)\}", r"\1", quoted)
@@ -126,11 +216,23 @@ def check(numbers_file, say=print):
         except OSError as ex:
             text, problems = "", [f"cannot read {chapter}: {ex}"]
         # a link counts as its text: a glossary link added to a sentence changes no entry
-        unlink = lambda t: re.sub(r"\[([^\]]*)\]\([^)\s]*\)", r"\1", t)
+        # and a sentence may wrap: runs of white space count as one space
+        unlink = lambda t: re.sub(r"\s+", " ", re.sub(r"\[([^\]]*)\]\([^)\s]*\)", r"\1", t))
         if text and unlink(plain) not in unlink(text):
             problems.append(f"the text is not in {chapter} (changed? update the entry)")
+        CHAPTER = text
         if len(marks) != len(exprs):
             problems.append(f"{len(marks)} marked figures but {len(exprs)} expressions")
+        if not marks and not claims:
+            problems.append("no marked figure and no claim")
+        for claim in claims:
+            try:
+                holds = eval(claim, dict(HELPERS))
+            except Exception as ex:
+                problems.append(f"claim {claim}: {type(ex).__name__}: {ex}")
+                continue
+            if not holds:
+                problems.append(f"the claim does not hold: {claim}")
         for mark, expr in zip(marks, exprs):
             try:
                 want, half = figure(mark)
@@ -140,14 +242,17 @@ def check(numbers_file, say=print):
                 continue
             if abs(got - want) > half * (1 + 1e-9) + 1e-12:
                 problems.append(f"{{{mark}}} is {got:.6g} in its file ({expr})")
+        verdicts.append((no, bool(problems), planted))
         if problems:
             failed += 1
             say(f"FAIL: {chapter}: \"{plain[:70]}{'...' if len(plain) > 70 else ''}\" ({where}): "
                   + "; ".join(problems))
         else:
             passed += 1
-            say(f"PASS: {chapter}: {', '.join(marks)} as in the files ({where})")
-    return failed, passed
+            what = [", ".join(marks) + " as in the files"] if marks else []
+            what += [f"{len(claims)} claim{'s hold' if len(claims) > 1 else ' holds'}"] if claims else []
+            say(f"PASS: {chapter}: {'; '.join(what)} ({where})")
+    return failed, passed, verdicts
 
 
 def main(argv):
@@ -156,19 +261,24 @@ def main(argv):
     if "--self-test" in argv:
         BASE = os.path.join(ROOT, "tests", "fixtures", "book-numbers")
         lines = []
-        out_failed, out_passed = check(os.path.join(BASE, "numbers.txt"), lines.append)
-        if (out_failed, out_passed) == (1, 1):
-            print("PASS: number check: the fixture's right figure passes and its planted wrong one fails")
+        out_failed, out_passed, verdicts = check(os.path.join(BASE, "numbers.txt"), lines.append)
+        wrong = [no for no, bad_, planted in verdicts if bad_ != planted]
+        n_planted = sum(1 for v in verdicts if v[2])
+        if not wrong and n_planted:
+            print(f"PASS: number check: the fixture's {out_passed} right entries pass and its "
+                  f"{n_planted} planted ones fail (a figure off by a rounding; 14's claim "
+                  f"\"within a factor of two\", which its own table contradicts)")
         else:
-            print(f"FAIL: number check: the fixture gave {out_failed} failed, {out_passed} passed "
-                  "(want the planted figure failed and the right one passed)")
+            print(f"FAIL: number check: the fixture gave {out_failed} failed, {out_passed} passed; "
+                  f"entries at lines {wrong} of its numbers.txt gave the wrong verdict "
+                  "(want every '# planted' entry failed and every other passed)")
             bad = 1
             for line in lines:
                 print("    fixture: " + line)
         _cache.clear()
     BASE = ROOT
     files = [a for a in argv if not a.startswith("--")]
-    failed, _ = check(files[0] if files else os.path.join(ROOT, "tests", "book-numbers.txt"))
+    failed, _, _ = check(files[0] if files else os.path.join(ROOT, "tests", "book-numbers.txt"))
     return 1 if failed or bad else 0
 
 
