@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "csv.h"
@@ -181,8 +182,17 @@ void bench_print_load_start(int marks_rows)
         return;
     }
     /* less this program's own runnable threads (this one, and OpenMP's or OpenBLAS's that
-     * still spin after a parallel region), read just after the count */
-    const int others = running - sysinfo_self_running();
+     * still spin after a parallel region), read just after the count; the least of three
+     * readings 5 ms apart, so that a process passing through (the shell's next command, a pipe's
+     * reader) does not make a quiet machine read as busy */
+    int others = running - sysinfo_self_running();
+    for (int i = 0; i < 2 && others > 0; i++) {
+        nanosleep(&(struct timespec){0, 5000000}, NULL);
+        int now;
+        sysinfo_loadavg(&now);
+        now -= sysinfo_self_running();
+        others = now < others ? now : others;
+    }
     printf("%-10s %d other thread(s) running as the run starts, on %d cores; load average %.2f "
            "(1 min)\n", "load", others > 0 ? others : 0, cores, avg);
     if (others >= 1)
