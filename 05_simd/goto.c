@@ -227,6 +227,10 @@ static int units_override; /* gemm_units_override: 0 keeps UNITS_PER_THREAD */
 
 void gemm_units_override(int units) { units_override = units; }
 
+static int lookahead = 1; /* gemm_lookahead_override */
+
+void gemm_lookahead_override(int on) { lookahead = on; }
+
 gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K)
 {
     const int MR = uk->mr, NR = uk->nr;
@@ -275,72 +279,105 @@ gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K)
     return pt;
 }
 
+/* One phase of the loops: a block of A's rows (ic, mc) times a slice of K (pc, kc); phase s
+ * is block s / (slices of K), slice s % (slices of K). */
+typedef struct phase {
+    int ic, mc, pc, kc;
+} phase;
+
+static phase phase_at(const gemm_partition *pt, long long s)
+{
+    const long long nk = ceil_div(pt->K, pt->kc);
+    phase f = {(int)(s / nk) * pt->mc, 0, (int)(s % nk) * pt->kc, 0};
+    f.mc = min_int(pt->mc, pt->M - f.ic);
+    f.kc = min_int(pt->kc, pt->K - f.pc);
+    return f;
+}
+
+/* Phase f's shared packing: the panels of its A block into apack (unless A is not packed) and,
+ * shared, the micro-panels of its slice of B into bslice, in chunks of one panel taken by
+ * whichever thread is free. Called by every thread of the team (an orphaned omp for); returns
+ * after the barrier that ends it. */
+static void pack_phase(const gemm_partition *pt, const gemm_hooks *h, phase f, float *apack,
+                       float *bslice, float *scratch)
+{
+    const int MR = pt->mr, NR = pt->nr;
+    const int a_chunks = h->pack_a ? ceil_div(f.mc, MR) : 0;
+    const int chunks = a_chunks + (pt->shared_b ? ceil_div(pt->N, NR) : 0);
+#pragma omp for schedule(dynamic, 1)
+    for (int q = 0; q < chunks; q++) {
+        if (q < a_chunks) {
+            const int rows_left = f.mc - q * MR; /* in this block, from this panel on */
+            h->pack_a(h->ctx, f.ic + q * MR, f.pc, min_int(MR, rows_left), f.kc, rows_left,
+                      apack + (size_t)q * MR * f.kc, scratch);
+        } else {
+            const int j = (q - a_chunks) * NR;
+            h->pack_b(h->ctx, f.pc, j, f.kc, min_int(NR, pt->N - j),
+                      bslice + (size_t)j * f.kc, scratch);
+        }
+    }
+}
+
 void gemm_loops(const gemm_partition *pt, const gemm_hooks *h)
 {
-    const int M = pt->M, N = pt->N, K = pt->K, MR = pt->mr, NR = pt->nr;
+    const int N = pt->N, MR = pt->mr, NR = pt->nr;
     const int parts = pt->rparts, units = pt->nb * parts, strips = ceil_div(N, NR);
+    const long long phases = (long long)ceil_div(pt->M, pt->mc) * ceil_div(pt->K, pt->kc);
 
-    /* One A block (unless A is not packed) and, shared, one slice of B (the micro-panel for
-     * column j at j*kc); or per thread its own B block. Then per thread the hooks' scratch.
-     * Each 64-byte aligned. */
+    /* Two A blocks (unless A is not packed) and, shared, two slices of B (the micro-panel for
+     * column j at j*kc): phase s reads set s % 2 while phase s + 1 is packed into the other.
+     * Or per thread its own B block. Then per thread the hooks' scratch. Each 64-byte
+     * aligned. */
     const size_t a_floats = h->pack_a ? round_up_size((size_t)pt->mc * pt->kc, 16) : 0;
-    const size_t s_floats = pt->shared_b ? (size_t)strips * NR * pt->kc : 0;
+    const size_t s_floats = pt->shared_b ? round_up_size((size_t)strips * NR * pt->kc, 16) : 0;
+    const size_t set = a_floats + s_floats; /* one A block and one slice of B */
     const size_t b_floats = pt->shared_b ? 0 : round_up_size((size_t)pt->kc * pt->nc, 16);
     const size_t per_thread = b_floats + round_up_size(h->scratch_floats, 16);
-    float *const apack = workspace(a_floats + s_floats + (size_t)pt->nthreads * per_thread);
-    float *const bslice = apack + a_floats;
+    float *const work = workspace(2 * set + (size_t)pt->nthreads * per_thread);
 
 #pragma omp parallel num_threads(pt->nthreads)
     {
-        float *const bpack = bslice + s_floats + (size_t)omp_get_thread_num() * per_thread;
+        float *const bpack = work + 2 * set + (size_t)omp_get_thread_num() * per_thread;
         float *const scratch = bpack + b_floats;
-        /* (each loop steps by its block's own size, so that ic + mc <= M: ic + MC may pass
-         * INT_MAX) */
-        for (int ic = 0, mc; ic < M; ic += mc) {
-            mc = min_int(pt->mc, M - ic);
-            const int panels = ceil_div(mc, MR);
-            for (int pc = 0, kc; pc < K; pc += kc) {
-                kc = min_int(pt->kc, K - pc);
 
-                if (h->pack_a) { /* (the same for every thread, as an omp for needs) */
-#pragma omp for schedule(static) nowait
-                    for (int q = 0; q < panels; q++) {
-                        const int rows_left = mc - q * MR; /* in this block, from this panel on */
-                        h->pack_a(h->ctx, ic + q * MR, pc, min_int(MR, rows_left), kc, rows_left,
-                                  apack + (size_t)q * MR * kc, scratch);
-                    }
-                }
-                if (pt->shared_b) { /* the slice of B, one micro-panel at a time */
+        /* Phase 0's blocks first. Then in each phase the units of work, taken one at a time,
+         * and, as each thread runs out of them, the next phase's packing into the other set
+         * (lookahead): a thread that would have waited at the barrier for the slowest unit
+         * packs instead. One barrier a phase, at the end of the packing: every unit of this
+         * phase is done, and the next phase's blocks are whole. */
+        pack_phase(pt, h, phase_at(pt, 0), work, work + a_floats, scratch);
+        for (long long s = 0; s < phases; s++) {
+            const phase f = phase_at(pt, s);
+            const int ic = f.ic, mc = f.mc, pc = f.pc, kc = f.kc, panels = ceil_div(mc, MR);
+            const float *const apack = work + (size_t)(s % 2) * set, *const bslice = apack + a_floats;
+
 #pragma omp for schedule(dynamic, 1) nowait
-                    for (int s = 0; s < strips; s++)
-                        h->pack_b(h->ctx, pc, s * NR, kc, min_int(NR, N - s * NR),
-                                  bslice + (size_t)s * NR * kc, scratch);
+            for (int u = 0; u < units; u++) {
+                const int jc = (u / parts) * pt->nc, part = u % parts;
+                const int cols = min_int(pt->nc, N - jc);
+                const int q0 = panels * part / parts, q1 = panels * (part + 1) / parts;
+                const float *b = bslice + (size_t)jc * kc;
+                if (q0 == q1)
+                    continue;
+                if (!pt->shared_b) {
+                    h->pack_b(h->ctx, pc, jc, kc, cols, bpack, scratch);
+                    b = bpack;
                 }
-                if (h->pack_a || pt->shared_b) {
-#pragma omp barrier /* the A block and the slice of B are complete before anyone reads them */
-                }
-
-#pragma omp for schedule(dynamic, 1)
-                for (int u = 0; u < units; u++) {
-                    const int jc = (u / parts) * pt->nc, part = u % parts;
-                    const int cols = min_int(pt->nc, N - jc);
-                    const int q0 = panels * part / parts, q1 = panels * (part + 1) / parts;
-                    const float *b = bslice + (size_t)jc * kc;
-                    if (q0 == q1)
-                        continue;
-                    if (!pt->shared_b) {
-                        h->pack_b(h->ctx, pc, jc, kc, cols, bpack, scratch);
-                        b = bpack;
-                    }
-                    for (int ir = q0 * MR; ir < q1 * MR; ir += MR)
-                        for (int jr = 0; jr < cols; jr += NR)
-                            h->tile(h->ctx, ic + ir, jc + jr, pc, kc, min_int(MR, mc - ir),
-                                    min_int(NR, cols - jr),
-                                    h->pack_a ? apack + (size_t)ir * kc : NULL,
-                                    b + (size_t)jr * kc, scratch);
-                }
-                /* (the barrier here: nobody reads the A block or the slice of B while the next
-                 * ones are packed) */
+                for (int ir = q0 * MR; ir < q1 * MR; ir += MR)
+                    for (int jr = 0; jr < cols; jr += NR)
+                        h->tile(h->ctx, ic + ir, jc + jr, pc, kc, min_int(MR, mc - ir),
+                                min_int(NR, cols - jr),
+                                h->pack_a ? apack + (size_t)ir * kc : NULL,
+                                b + (size_t)jr * kc, scratch);
+            }
+            float *const next = work + (size_t)((s + 1) % 2) * set;
+            if (!lookahead) {
+#pragma omp barrier /* (--no lookahead, for comparing: pack only when every unit is done) */
+            }
+            if (s + 1 < phases)
+                pack_phase(pt, h, phase_at(pt, s + 1), next, next + a_floats, scratch);
+            else {
+#pragma omp barrier /* (the last phase: its units done before anyone leaves) */
             }
         }
     }

@@ -118,6 +118,9 @@ void gemm_split_override(int split);
 /* The units of work a thread takes in each slice of K, at least (0: goto.c's UNITS_PER_THREAD):
  * for tuning (tools/probe.c). */
 void gemm_units_override(int units);
+/* 1 (default): threads that run out of units pack the next phase while the others finish
+ * (gemm_loops); 0: the next phase is packed only once every unit is done. For comparing. */
+void gemm_lookahead_override(int on);
 
 /* What gemm_loops calls, from every thread. ctx is the caller's; (i, j, p) is where the panel,
  * block or tile starts in the M x N x K product.

@@ -10,10 +10,11 @@
  *   build/rel/05_simd/probe packing THREADS REPS N ...
  *       the five loops with a micro-kernel that does nothing (packing and loop overhead
  *       only), then the whole gemm_simd, alternated: packing's share of an N^3 product.
- *   build/rel/05_simd/probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared][/uUNITS] ...
+ *   build/rel/05_simd/probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared][/uUNITS][/nolook] ...
  *       gemm_packed with each set of block sizes (0 keeps the computed value; KERNEL: a kernel
  *       by its variant name, default the dispatch's; /own, /shared: how the threads share B,
- *       --split; /uUNITS: at least UNITS units of work a thread in each slice of K) in turn, then
+ *       --split; /uUNITS: at least UNITS units of work a thread in each slice of K; /nolook: the
+ *       next phase packed only when every unit is done) in turn, then
  *       OpenBLAS, at every
  *       repetition; each ratio is the median of run-by-run ratios, to the first set (above 1:
  *       faster than the first) and to OpenBLAS (above 1: faster than OpenBLAS).
@@ -161,7 +162,7 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
                                  best->needs, NULL, best->pack_a};
     const int n = atoi(argv[0]);
     int nsets = packing ? 1 : argc - 1, blk[MAX_SETS][3] = {{0}}, split[MAX_SETS] = {0},
-        units[MAX_SETS] = {0};
+        units[MAX_SETS] = {0}, nolook[MAX_SETS] = {0};
     const microkernel *uks[MAX_SETS];
     if (n < 1 || nsets < 1 || nsets > MAX_SETS - 1)
         return 2;
@@ -180,11 +181,13 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
         for (const char *slash = strchr(set, '/'); slash; slash = strchr(slash + 1, '/')) {
             if (!strncmp(slash, "/own", 4) || !strncmp(slash, "/shared", 7))
                 split[s] = slash[1] == 'o' ? 1 : 2;
+            else if (!strncmp(slash, "/nolook", 7))
+                nolook[s] = 1;
             else if (sscanf(slash, "/u%d", &units[s]) != 1 || units[s] < 1)
                 split[s] = -1;
         }
         if (sscanf(set, "%d,%d,%d", &blk[s][0], &blk[s][1], &blk[s][2]) != 3 || split[s] < 0) {
-            fprintf(stderr, "probe blocks: expects [KERNEL:]MC,KC,NC[/own|/shared][/uUNITS], got "
+            fprintf(stderr, "probe blocks: expects [KERNEL:]MC,KC,NC[/own|/shared][/uUNITS][/nolook], got "
                     "'%s'\n", argv[1 + s]);
             return 2;
         }
@@ -204,6 +207,7 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
                     gemm_blocking_override(blk[who][0], blk[who][1], blk[who][2]);
                     gemm_split_override(split[who]);
                     gemm_units_override(units[who]);
+                    gemm_lookahead_override(!nolook[who]);
                 }
                 gemm_packed(packing ? best : uks[who], n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
             } else
@@ -215,6 +219,7 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
     gemm_blocking_override(0, 0, 0);
     gemm_split_override(0);
     gemm_units_override(0);
+    gemm_lookahead_override(1);
     const double flop = 2.0 * (double)n * n * n;
     if (packing) {
         const double tp = median(t[0], reps), tg = median(t[1], reps), tb = median(t[2], reps);
@@ -424,7 +429,7 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "usage: probe kernel ROUNDS [KERNEL] KC,NC,MC ...\n"
                     "       probe packing THREADS REPS N ...\n"
-                    "       probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared][/uUNITS] ...\n"
+                    "       probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared][/uUNITS][/nolook] ...\n"
                     "       probe share THREADS REPS N ...\n"
                     "       probe phases THREADS REPS N[/own|/shared] ...\n");
     return 2;
