@@ -20,7 +20,9 @@
 #
 # The steps after `cold` are STEPS (default "phases05 peak14 bf16 fp32"); two more, for the
 # second call: tune05 (probe blocks, 8 repetitions: 16 and 12 units a thread, one A block, KC
-# 512) and tune14 (--units 8 and 16 for amx_blocked and amx_fp32, two rounds).
+# 512) and tune14 (--units 8 and 16 for amx_blocked and amx_fp32, two rounds); and for the
+# third: look05 (05's lookahead against /nolook in one process, its phases, then 05 and 14 on
+# every core against MKL).
 # Files: OUTDIR/host-probe.log (everything), peak-cold.csv, peak-warm.csv, 05_cold.csv,
 # 14_bf16.csv, 14_fp32.csv, 14_tune*.csv. MKL as the bench-host scripts find it
 # (scripts/find-mkl.sh).
@@ -67,6 +69,17 @@ tune05() { # the first run's leads, with more repetitions: units a thread, one A
         0,512,0/u16
     build/rel/05_simd/probe blocks "$T" 8 "$N2" 0,0,0 0,0,0/u16 0,0,0/u12 0,512,0
 }
+look05() { # the lookahead against packing after every unit, in one process; then against MKL
+    build/rel/05_simd/probe phases "$T" 3 "$N2" "$N3" | grep -E '^phases'
+    build/rel/05_simd/probe blocks "$T" 6 "$N3" 0,0,0 0,0,0/nolook
+    build/rel/05_simd/probe blocks "$T" 8 "$N2" 0,0,0 0,0,0/nolook
+    for r in 1 2; do
+        ./05_simd/simd --baseline mkl --variant avx512_6x64 --threads "$T" --sizes "$N2,$N3" \
+            --reps 5 --csv "$out/05_look.csv" | grep -E '^(avx512|mkl)|^(load|warning) '
+    done
+    ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$T" --sizes "$N2,$N3" --reps 5 \
+        --csv "$out/14_bf16.csv" | grep -E '^(amx|mkl)|^(load|warning) '
+}
 peak14() {
     ./14_amx/amx --peak
     ./14_amx/amx --peak --threads "$T"
@@ -94,7 +107,7 @@ fp32() {
     ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads "$T" --sizes "$N2,$N3" \
         --reps 3 --csv "$out/14_fp32.csv" | grep -E '^(amx|mkl)|^(load|warning) '
 }
-export -f phases05 tune05 peak14 bf16 tune14 fp32
+export -f phases05 tune05 look05 peak14 bf16 tune14 fp32
 export T N2 N3 out
 for s in ${STEPS:-phases05 peak14 bf16 fp32}; do
     echo "== $s ($(date -u +%T))"
