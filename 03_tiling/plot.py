@@ -15,14 +15,14 @@ so `make plots` calls this script after it, and this chart takes the place of th
 
 Rows that FAILed their check are left out; repeated rows are combined by their median.
 """
-import csv
 import os
 import statistics
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from stage_cli import run, save  # noqa: E402
+from reader import RESULT, read_rows  # noqa: E402
+from stage_cli import run, save, split_tile  # noqa: E402
 
 import matplotlib
 
@@ -40,22 +40,22 @@ def load(path):
     ratio = defaultdict(list)    # (variant, tile or None, n) -> [fraction of the baseline]
     baseline = defaultdict(list)  # n -> [baseline GFLOP/s]
     device = ""
-    for r in csv.DictReader(open(path, newline="")):
+    for r in read_rows(path, RESULT, stage="03_tiling"):
         if r["check"] == "FAIL":
             print(f"{path}: leaving out a FAIL row of {r['variant']}", file=sys.stderr)
             continue
         if not r["m"] == r["n"] == r["k"]:
             continue
-        n, g = int(r["n"]), float(r["gflops"])
+        n, g = r["n"], r["gflops"]
         device = device or r["device"]
         if r["baseline"] and r["variant"] == r["baseline"].lower():
             baseline[n].append(g)
             continue
-        name, _, tile = r["variant"].partition("/")
-        key = (name, int(tile) if tile else None, n)
+        name, tile = split_tile(r["variant"])
+        key = (name, tile, n)
         gflops[key].append(g)
-        if r["baseline_gflops"]:
-            ratio[key].append(g / float(r["baseline_gflops"]))
+        if r["baseline_gflops"] > 0:
+            ratio[key].append(g / r["baseline_gflops"])
     med = lambda d: {k: statistics.median(v) for k, v in d.items()}  # noqa: E731
     return med(gflops), med(ratio), med(baseline), device
 

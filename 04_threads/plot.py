@@ -14,14 +14,14 @@ chapter is about, which those cannot show: how much the second thread bought.
 
 GFLOP/s are medians over the same pairs. FAIL rows are left out.
 """
-import csv
 import os
 import statistics
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from stage_cli import run, save  # noqa: E402
+from reader import RESULT, read_rows  # noqa: E402
+from stage_cli import run, save, split_tile  # noqa: E402
 
 import matplotlib
 
@@ -41,16 +41,15 @@ def load(path):
     (the 2-against-3-threads run) are left out."""
     seen = defaultdict(lambda: defaultdict(list))  # (variant, tile, n) -> threads -> [GFLOP/s]
     device = ""
-    for r in csv.DictReader(open(path, newline="")):
+    for r in read_rows(path, RESULT, stage="04_threads"):
         if r["check"] == "FAIL":
             print(f"{path}: leaving out a FAIL row of {r['variant']}", file=sys.stderr)
             continue
         if not r["m"] == r["n"] == r["k"] or (r["baseline"] and r["variant"] == r["baseline"].lower()):
             continue
         device = device or r["device"]
-        name, _, tile = r["variant"].partition("/")
-        seen[(name, int(tile) if tile else None, int(r["n"]))][int(r["threads"])].append(
-            float(r["gflops"]))
+        name, tile = split_tile(r["variant"])
+        seen[(name, tile, r["n"])][r["threads"]].append(r["gflops"])
     return {k: list(zip(t[1], t[2])) for k, t in seen.items() if t[1] and t[2]}, device
 
 

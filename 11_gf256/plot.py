@@ -7,13 +7,13 @@ GB/s of data in (log scale) against the chunk length, RS(10,4), one thread: ever
 (and, for a GPU CSV, the kernel and end-to-end rows with the copy bandwidth as a ceiling).
 Repeated rows of one variant, timing and length are combined by their median.
 """
-import csv
 import os
 import statistics
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from reader import GF256, read_rows  # noqa: E402
 from stage_cli import log_axes, run, save  # noqa: E402
 
 import matplotlib
@@ -31,20 +31,20 @@ def size_text(n):
 
 
 def main(src, dst):
-    rows = list(csv.DictReader(open(src)))
+    rows = read_rows(src, GF256, stage="11_gf256")
     series = defaultdict(lambda: defaultdict(list))
     copy_rw = None
     for r in rows:
         if r["variant"] == "copy_d2d":
-            copy_rw = max(copy_rw or 0, float(r["gbps_rw"]))
+            copy_rw = max(copy_rw or 0, r["gbps_rw"])
             continue
-        if (r["k"], r["m"]) != ("10", "4") or r["threads"] not in ("0", "1"):
+        if (r["k"], r["m"]) != (10, 4) or r["threads"] not in (0, 1):
             continue
         if "FAIL" in (r["encode_check"], r["decode_check"]):
             print(f"{src}: leaving out a FAIL row of {r['variant']}", file=sys.stderr)
             continue
         name = r["variant"] + (" (end to end)" if r["timing"] == "end_to_end" else "")
-        series[name][int(r["len"])].append(float(r["gbps_in"]))
+        series[name][r["len"]].append(r["gbps_in"])
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     for name in sorted(series):
         pts = sorted(series[name].items())
@@ -59,7 +59,7 @@ def main(src, dst):
     log_axes(ax, lengths, [size_text(n) for n in lengths], fontsize=8)  # ticks at 4K, 16K, 1M
     ax.set_xlabel("chunk length (bytes)")
     ax.set_ylabel("GB/s of data in")
-    device = rows[0]["device"] if rows else ""
+    device = rows[0]["device"]
     ax.set_title(f"11_gf256: RS(10,4) encode, {device}", fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
     if ax.get_legend_handles_labels()[0]:  # nothing labelled: no legend

@@ -9,7 +9,6 @@ Left: BF16 A and B on one thread, GFLOP/s against n for every variant and MKL's 
 three units' peaks (--peak) dotted. Right: FP32 A, B and C, amx_fp32 against MKL's and OpenBLAS's
 sgemm and the FP32 FMA peak. Medians over the rounds; rows that failed their check are left out.
 """
-import csv
 import os
 import re
 import statistics
@@ -17,6 +16,7 @@ import sys
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from reader import RESULT, InputError, read_rows, read_text, sibling  # noqa: E402
 from stage_cli import log_axes, run, save  # noqa: E402
 
 import matplotlib  # noqa: E402
@@ -25,21 +25,18 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def read(path, needed=False):
-    """The checked square rows of one CSV; [] for a sibling that is not there (needed=False)."""
-    if not needed and not os.path.exists(path):
-        return []
-    with open(path, newline="") as f:
-        return [r for r in csv.DictReader(f) if r["check"] != "FAIL" and r["m"] == r["n"] == r["k"]]
+def checked(rows):
+    """The rows of square sizes that passed their check."""
+    return [r for r in rows if r["check"] != "FAIL" and r["m"] == r["n"] == r["k"]]
 
 
 def lines(data, threads):
     """{(name, is_library): {n: median GFLOP/s}}: the variants' rows, and each library's own rows"""
     acc = defaultdict(lambda: defaultdict(list))
     for r in data:
-        if int(r["threads"]) == threads:
+        if r["threads"] == threads:
             lib = bool(r["baseline"]) and r["variant"] == r["baseline"].lower()
-            acc[(r["baseline"] if lib else r["variant"], lib)][int(r["n"])].append(float(r["gflops"]))
+            acc[(r["baseline"] if lib else r["variant"], lib)][r["n"]].append(r["gflops"])
     return {v: {n: statistics.median(g) for n, g in sorted(d.items())} for v, d in acc.items()}
 
 
@@ -50,7 +47,7 @@ def peaks(folder):
     path = os.path.join(folder, "14_runs", "peak.txt")
     names = {"VFMADD231PS": "FP32 FMA", "VDPBF16PS": "VDPBF16PS", "TDPBF16PS": "TDPBF16PS"}
     if os.path.exists(path):
-        for line in open(path):
+        for line in read_text(path).splitlines():
             m = re.match(r"(\S+) .*?\s([0-9.]+) GFLOP/s", line)
             if m and m.group(1) in names:
                 key = names[m.group(1)]
@@ -90,9 +87,10 @@ def panel(ax, data, title, variants, peak_lines):
 
 def main(csv_path, png):
     folder = os.path.dirname(csv_path)
-    bf16, fp32 = read(csv_path, needed=True), read(os.path.join(folder, "14_amx_fp32.csv"))
+    bf16 = checked(read_rows(csv_path, RESULT, stage="14_amx"))
+    fp32 = checked(sibling(csv_path, "14_amx_fp32.csv", RESULT, stage="14_amx"))
     if not bf16:
-        raise ValueError(f"{csv_path}: no checked rows of square sizes")
+        raise InputError(f"{csv_path}: no checked rows of square sizes")
     pk = peaks(folder)
     device = bf16[0]["device"]
     # the FP32 panel only where bench.sh wrote its CSV (make run writes the BF16 one alone)

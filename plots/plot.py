@@ -36,9 +36,7 @@ Repeated rows of one variant, size and thread count are combined by their median
 Bad input (a missing file, an unknown header, no rows) exits with status 2.
 """
 import argparse
-import csv
 import glob
-import math
 import os
 import re
 import statistics
@@ -51,25 +49,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, ScalarFormatter  # noqa: E402
 
-RESULT_HEADER_18 = ("stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,"
-                    "baseline_gflops,max_err_ratio,check,device,compiler,git,date").split(",")
-# since the harness reports the machine's load and the ratios' spread: two columns more
-RESULT_HEADER = RESULT_HEADER_18 + ["load", "ratio_spread"]
-PEAK_HEADER = "device,measure,threads,value,unit,date".split(",")
+from reader import PEAK, RESULT, InputError, OtherSchema, read  # noqa: E402  (plots/reader.py)
+
 PEAK_NAMES = {"fma_scalar": "scalar FMA", "fma_avx2": "AVX2 FMA",
               "fma_avx512": "AVX-512 FMA", "fp32_fma": "FP32 FMA"}
 GPU_BASELINES = ("cublas", "cublasxt")
 BUSY_CORES = 0.5  # the harness's mark (common/bench.h): a row measured under this much load
 BF16_STAGES = re.compile(r"^(12|14)_")  # stages whose default run multiplies BF16 inputs
 FP32_MODE = re.compile(r"tf32|^amx_fp32|^amx_bf16x")  # their --fp32 variants
-
-
-class InputError(Exception):
-    """Bad input: reported on one line, exit status 2."""
-
-
-class OtherSchema(InputError):
-    """A CSV with another header: an error when named, skipped when found in a folder."""
 
 
 # ---------------------------------------------------------------- reading
@@ -91,48 +78,11 @@ def csv_files(paths):
     return files
 
 
-def number(text, kind, where, empty=None):
-    """Parse one CSV field as kind (int or float); empty gives `empty` if allowed."""
-    if text == "" and empty is not None:
-        return empty
-    try:
-        value = kind(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value):
-        raise InputError(f"{where}: not a number: {text!r}")
-    return value
-
-
 def read_csv(path):
-    """Return ('result' | 'peak', rows) with the numeric fields converted."""
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        reader = csv.reader(f)
-        header = [h.strip() for h in next(reader, [])]
-        if header not in (RESULT_HEADER, RESULT_HEADER_18, PEAK_HEADER):
-            raise OtherSchema(f"{path}: not a result or peak CSV (header {','.join(header)!r})")
-        kind = "peak" if header == PEAK_HEADER else "result"
-        rows = []
-        for line, fields in enumerate(reader, start=2):
-            if not fields:
-                continue
-            where = f"{path}:{line}"
-            if len(fields) != len(header):
-                raise InputError(f"{where}: {len(fields)} fields, expected {len(header)}")
-            row = {h: v.strip() for h, v in zip(header, fields)}
-            if kind == "result":
-                for key in ("m", "n", "k"):
-                    row[key] = number(row[key], int, where)
-                row["threads"] = number(row["threads"], int, where, empty=1)
-                row["gflops"] = number(row["gflops"], float, where)
-                row["baseline_gflops"] = number(row["baseline_gflops"], float, where, empty=-1.0)
-                # cores other processes took while the row was measured (-1: not recorded)
-                row["load"] = number(row.get("load", ""), float, where, empty=-1.0)
-            else:
-                row["threads"] = number(row["threads"], int, where, empty=1)
-                row["value"] = number(row["value"], float, where)
-            rows.append(row)
-    return kind, rows
+    """('result' | 'peak', rows) with the numeric fields converted (plots/reader.py); a header
+    alone gives no rows (load() refuses a run with no result rows at all)."""
+    schema, rows = read(path, (RESULT, PEAK), need_rows=False)
+    return ("peak" if schema is PEAK else "result"), rows
 
 
 def load(paths):
@@ -616,7 +566,7 @@ def main():
             raise InputError(f"--size {args.size}: must be at least 1")
         results, peaks = load(args.paths)
         rows = plottable(results)
-    except (InputError, OSError, UnicodeDecodeError, csv.Error) as e:
+    except (InputError, OSError) as e:
         print(f"plot.py: {e}", file=sys.stderr)
         return 2
     try:

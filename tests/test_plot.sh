@@ -1,7 +1,9 @@
 #!/bin/sh
 # test_plot.sh: plots/plot.py on the CSV fixture in tests/fixtures/results.
 # Checks that every expected chart is written as a PNG, that FAIL rows are
-# skipped with a warning, and that bad input exits with status 2; then the
+# skipped with a warning, and that bad input exits with status 2; that every
+# stage's own plot.py refuses bad CSVs (cut off, binary, empty, damaged,
+# another stage's or schema's) the same way, through plots/reader.py; then the
 # charts of a small `make run` (tests/test_run_charts.sh): no empty panel.
 # Prints one PASS:/FAIL: line per check; exits 1 if any failed, 77 if no
 # Python with matplotlib is found (the "skipped" convention of make test).
@@ -117,6 +119,100 @@ for s in 03_tiling 04_threads 10_cuda_multigpu 11_gf256; do
     check "$s/plot.py on a missing file exits 2" stage_exits_2 $s "$tmp/no-such-file.csv" "$tmp/stage.png"
     check "$s/plot.py on a wrong header exits 2" stage_exits_2 $s "$tmp/wrong.csv" "$tmp/stage.png"
 done
+
+# Every stage's own plot.py reads its CSVs through plots/reader.py, the reader plots/plot.py uses,
+# and refuses what is not a whole CSV of its stage: one line on stderr, exit 2, nothing on stdout,
+# no chart. The bad inputs are made from a committed CSV of the stage (results/*/NN_topic.csv),
+# each alone in a folder (a sibling file is read from the CSV's folder).
+refuses() { # refuses NN_topic CSV [ARGS...]: the stage's plot.py on CSV exits 2, one line, no PNG
+    s=$1 src=$2
+    shift 2
+    rm -f "$tmp/stage.png"
+    "$PY" "$root/$s/plot.py" "$@" "$src" "$tmp/stage.png" >"$tmp/bad.out" 2>"$tmp/bad.err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/bad.err")" -eq 1 ] && [ ! -s "$tmp/bad.out" ] &&
+        [ ! -e "$tmp/stage.png" ] && return 0
+    echo "  ($s/plot.py $* $src: exit $rc, $(wc -l <"$tmp/bad.err") line(s) on stderr:" \
+        "$(head -c 160 "$tmp/bad.err" | tr '\n' ' '))"
+    return 1
+}
+bad_input() { # bad_input NN_topic CASE: a folder for one bad input; prints the CSV's path
+    mkdir -p "$tmp/in/$1/$2" && echo "$tmp/in/$1/$2/$1.csv"
+}
+cut_row() { # cut_row CSV: the file cut off half way through its last row
+    head -c $(($(wc -c <"$1") - $(tail -n 1 "$1" | wc -c) / 2)) "$1"
+}
+for p in "$root"/[0-9][0-9]_*/plot.py; do
+    s=$(basename "$(dirname "$p")")
+    good=$(ls "$root"/results/*/"$s.csv" 2>/dev/null | head -n 1)
+    check "$s/plot.py: a committed CSV to make its bad inputs from (results/*/$s.csv)" [ -n "$good" ]
+    [ -n "$good" ] || continue
+    # a field that must be a number: the rate of the stage's schema
+    col=$(head -n 1 "$good" | tr ',' '\n' | grep -nxE 'gflops|gbps_in' | head -n 1 | cut -d: -f1)
+    f=$(bad_input $s cut)       # cut off in the middle of its last row
+    cut_row "$good" >"$f"
+    check "$s/plot.py refuses a CSV cut off in its last row" refuses $s "$f"
+    f=$(bad_input $s mid)       # cut off mid-row, the rest of the file lost
+    head -c $(($(wc -c <"$good") / 2)) "$good" >"$f"
+    check "$s/plot.py refuses a CSV cut off half way" refuses $s "$f"
+    f=$(bad_input $s nul)       # NUL bytes in the middle of a row, the rest valid UTF-8
+    { head -n 2 "$good"; printf 'x\000\000\001\n'; tail -n +3 "$good"; } >"$f"
+    check "$s/plot.py refuses a CSV with NUL bytes" refuses $s "$f"
+    f=$(bad_input $s header)
+    head -n 1 "$good" >"$f"
+    check "$s/plot.py refuses a header with no rows" refuses $s "$f"
+    f=$(bad_input $s empty)
+    : >"$f"
+    check "$s/plot.py refuses an empty file" refuses $s "$f"
+    f=$(bad_input $s nan)
+    awk -F, -v c="$col" 'BEGIN { OFS = "," } NR == 3 { $c = "nan" } 1' "$good" >"$f"
+    check "$s/plot.py refuses 'nan' as a rate" refuses $s "$f"
+    f=$(bad_input $s fields)    # a row with a field too many
+    awk 'NR == 3 { $0 = $0 ",extra" } 1' "$good" >"$f"
+    check "$s/plot.py refuses a row with a field too many" refuses $s "$f"
+    f=$(bad_input $s twice)     # two runs wrote the header at once
+    { cat "$good"; head -n 2 "$good"; } >"$f"
+    check "$s/plot.py refuses a second header line" refuses $s "$f"
+    f=$(bad_input $s other)     # another stage's CSV: a result CSV of stage 02
+    cp "$fixture/02_loop_order.csv" "$f"
+    check "$s/plot.py refuses another stage's CSV (02's)" refuses $s "$f"
+    f=$(bad_input $s schema)    # a stage's own schema: 13's, or 11's for 13 itself
+    other=$root/results/h100/13_distributed.csv
+    [ $s = 13_distributed ] && other=$root/results/xeon-2c/11_gf256.csv
+    cp "$other" "$f"
+    check "$s/plot.py refuses $(basename "$other") (another schema)" refuses $s "$f"
+done
+# the files read beside a stage's CSV: refused in the same way when damaged, or when missing where
+# they are needed
+sib=$tmp/in/sibling
+mkdir -p "$sib/14" "$sib/13" "$sib/10/10_cuda_multigpu" "$sib/13p"
+cp "$root/results/xeon-emr-2c/14_amx.csv" "$sib/14/"
+cut_row "$root/results/xeon-emr-2c/14_amx_fp32.csv" >"$sib/14/14_amx_fp32.csv"
+check "14_amx/plot.py refuses a cut-off 14_amx_fp32.csv beside its CSV" refuses 14_amx "$sib/14/14_amx.csv"
+cp "$root/results/h100/13_distributed.csv" "$sib/13/"
+awk -F, 'BEGIN { OFS = "," } NR == 3 { $7 = "nan" } 1' "$root/results/h100/13_distributed_comm.csv" \
+    >"$sib/13/13_distributed_comm.csv"
+check "13_distributed/plot.py refuses a 'nan' time in the 13_distributed_comm.csv beside its CSV" \
+    refuses 13_distributed "$sib/13/13_distributed.csv"
+cp "$root/results/h200x4/10_cuda_multigpu.csv" "$sib/10/"
+cut_row "$root/results/h200x4/10_cuda_multigpu/timeline_rows_split.csv" \
+    >"$sib/10/10_cuda_multigpu/timeline_rows_split.csv"
+check "10_cuda_multigpu/plot.py refuses a cut-off timeline CSV, and writes no chart before" \
+    refuses 10_cuda_multigpu "$sib/10/10_cuda_multigpu.csv"
+cp "$root/results/h100/13_distributed.csv" "$root/results/h100/13_distributed_comm.csv" "$sib/13p/"
+head -n 1 "$root/results/h100/09_cuda_registers.csv" >"$sib/13p/09_cuda_registers.csv"
+"$PY" "$root/13_distributed/plot.py" --projection "$sib/13p" >"$tmp/bad.out" 2>"$tmp/bad.err"
+check "13_distributed/plot.py --projection with a header alone in 09_cuda_registers.csv exits 2, one line" \
+    [ $? -eq 2 -a "$(wc -l <"$tmp/bad.err")" -eq 1 -a ! -s "$tmp/bad.out" ]
+f=$(bad_input 13_distributed timeline)
+cut_row "$root/results/h200x4/13_distributed_timeline.csv" >"$f"
+check "13_distributed/plot.py --timeline refuses a cut-off timeline CSV" \
+    refuses 13_distributed "$f" --timeline
+f=$(bad_input 13_distributed table)
+awk -F, 'BEGIN { OFS = "," } NR == 3 { $13 = "nan" } 1' "$root/results/h100/13_distributed.csv" >"$f"
+"$PY" "$root/13_distributed/plot.py" --table "$f" >"$tmp/bad.out" 2>"$tmp/bad.err"
+check "13_distributed/plot.py --table refuses a 'nan' rate, one line, no table" \
+    [ $? -eq 2 -a "$(wc -l <"$tmp/bad.err")" -eq 1 -a ! -s "$tmp/bad.out" ]
 
 # A stage's chart from a CSV without what it needs would leave a panel empty: it exits 77 with
 # the reason on one line and writes nothing, and `make run` keeps the generic chart instead.
