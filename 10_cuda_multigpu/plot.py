@@ -23,7 +23,7 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
 from reader import MULTIGPU_TIMELINE, RESULT, read_rows  # noqa: E402
-from stage_cli import run, save  # noqa: E402
+from stage_cli import passed_square, run, save  # noqa: E402
 
 import matplotlib
 
@@ -38,9 +38,7 @@ KIND_COLOURS = {"h2d": "tab:orange", "kernel": "tab:blue", "d2h": "tab:purple"}
 def scaling(data, src, dst):
     rows = defaultdict(list)  # (n, variant, gpus) -> gflops
     device = ""
-    for r in data:
-        if r["check"] == "FAIL" or r["m"] != r["n"] or r["n"] != r["k"]:
-            continue
+    for r in passed_square(data, src):
         rows[(r["n"], r["variant"], r["threads"])].append(r["gflops"])
         device = r["device"]
     sizes = sorted({n for n, _, _ in rows if len({g for m, _, g in rows if m == n}) > 1})
@@ -96,9 +94,10 @@ def timeline(files, src, dst):
         ax.set_xlabel("ms since the call began (each GPU's own clock)")
         ax.grid(axis="x", alpha=0.3)
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in KIND_COLOURS.values()]
-    axes[0, 0].legend(handles, ["host -> device", "kernel", "device -> host"], fontsize=8,
-                      loc="upper right")
-    fig.tight_layout()
+    # under the lanes (in a lane's corner it covered the first copies)
+    fig.legend(handles, ["host -> device", "kernel", "device -> host"], fontsize=8, ncol=3,
+               loc="lower center")
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
     save(fig, src, dst, dpi=110)
     plt.close(fig)
 

@@ -14,7 +14,8 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
 from reader import GF256, read_rows  # noqa: E402
-from stage_cli import log_axes, run, save  # noqa: E402
+from chart_style import Styles, legend_below, log_axes  # noqa: E402
+from stage_cli import run, save  # noqa: E402
 
 import matplotlib
 
@@ -45,25 +46,26 @@ def main(src, dst):
             continue
         name = r["variant"] + (" (end to end)" if r["timing"] == "end_to_end" else "")
         series[name][r["len"]].append(r["gbps_in"])
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    fig, ax = plt.subplots(figsize=(7.5, 5.5))
+    styles = Styles()
     for name in sorted(series):
         pts = sorted(series[name].items())
         if len(pts) < 2:
             continue
-        ax.plot([p[0] for p in pts], [statistics.median(p[1]) for p in pts],
-                "--" if name == "isa-l" else "-", marker="o", label=name)
+        ax.plot([p[0] for p in pts], [statistics.median(p[1]) for p in pts], marker="o",
+                **(styles.library(name) if name.startswith("isa-l") else styles.variant()),
+                label=name)
     if copy_rw:  # data-in rate at which RS(10,4) moves copy_rw bytes (read + written) per second
-        ax.axhline(copy_rw * 10 / 14, color="grey", linestyle=":",
+        ax.axhline(copy_rw * 10 / 14, **styles.take(("grey",), (":",)),
                    label=f"copy bandwidth x 10/14 ({copy_rw:.0f} GB/s r+w)")
     lengths = sorted({n for s in series.values() for n in s})
-    log_axes(ax, lengths, [size_text(n) for n in lengths], fontsize=8)  # ticks at 4K, 16K, 1M
-    ax.set_xlabel("chunk length (bytes)")
-    ax.set_ylabel("GB/s of data in")
+    log_axes(ax, lengths, [size_text(n) for n in lengths], fontsize=8,  # ticks at 4K, 16K, 1M
+             xlabel="chunk length in bytes", ylabel="GB/s of data in")
     device = rows[0]["device"]
     ax.set_title(f"11_gf256: RS(10,4) encode, {device}", fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
     if ax.get_legend_handles_labels()[0]:  # nothing labelled: no legend
-        ax.legend(fontsize=8)
+        legend_below(ax, below=36, ncol=3)  # under the axes: inside, it covered points
     fig.tight_layout()
     save(fig, src, dst, dpi=110)
 

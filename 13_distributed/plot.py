@@ -44,6 +44,7 @@ from collections import defaultdict
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
 from reader import (DISTRIBUTED, DISTRIBUTED_COMM, DISTRIBUTED_TIMELINE, RESULT,  # noqa: E402
                     InputError, optional, read_rows)
+from chart_style import log_label  # noqa: E402
 from stage_cli import guard, run  # noqa: E402
 
 STAGE = "13_distributed"
@@ -655,7 +656,7 @@ def draw_gpus(ax, ax_model, runs):
                                         label="gamma: local_only_gpu, same grid"))
     ax_model.set_xscale("log")
     ax_model.set_ylim(-15, 5)
-    ax_model.set_xlabel("measured ms (n = 16384, 32768, 65536 on 2 and 4 GPUs)")
+    ax_model.set_xlabel("measured ms (log scale; n = 16K, 32K, 64K on 2 and 4 GPUs)")
     ax_model.set_ylabel("model error, % ((model - measured) / measured)")
     ax_model.set_title("the model (NCCL's alpha and beta of this host) against every run", fontsize=9)
     ax_model.grid(alpha=0.3, which="both")
@@ -731,6 +732,13 @@ def draw_timeline(src, dst, variant="summa_nccl", n=None):
                      ha="right", fontsize=8)
     fig.suptitle("13_distributed --timeline: where the broadcasts sit against the products",
                  fontsize=10)
+    finish(fig, dst)
+
+
+def finish(fig, dst):
+    """Lay the figure out, write it to dst and say so."""
+    import matplotlib.pyplot as plt
+
     fig.tight_layout()
     fig.savefig(dst)
     plt.close(fig)
@@ -770,7 +778,7 @@ def draw(src, dst):
             ax.set_xscale("log", base=2)
             ax.set_ylim(0, 105)
             ax.set_xlim(1, 4096)
-            ax.set_xlabel("GPUs")
+            ax.set_xlabel(log_label("GPUs"))
             ax.set_ylabel("efficiency, % of P x one GPU's best rate")
             ax.set_title(f"n = {n}: the model on {CLUSTER['gpus_per_node']} H100 a node", fontsize=9)
             ax.grid(alpha=0.3)
@@ -804,10 +812,7 @@ def draw(src, dst):
     if not cpu_model:
         fig.suptitle("13_distributed: SUMMA's cost model (alpha-beta-gamma), and this host's runs",
                      fontsize=10)
-        fig.tight_layout()
-        fig.savefig(dst)
-        plt.close(fig)
-        print(dst)
+        finish(fig, dst)
         return
     ax = axes[-1]
     if checks:
@@ -838,21 +843,18 @@ def draw(src, dst):
         if any(ta for _, _, ta in checks):
             ax.scatter([], [], marker="x", color="k", label="gamma of one rank alone")
         ax.legend(fontsize=7)
-    ax.set_xlabel("measured ms")
-    ax.set_ylabel("model ms")
+    ax.set_xlabel(log_label("measured ms"))
+    ax.set_ylabel(log_label("model ms"))
     device = rows[0]["device"]
     ax.set_title(f"the model against this host's runs\n({device})", fontsize=9)
     ax.grid(alpha=0.3, which="both")
     fig.suptitle("13_distributed: SUMMA's cost model (alpha-beta-gamma)", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(dst)
-    plt.close(fig)
     for r, tl, ta in checks:
         pieces = [f"under load {tl * 1e3:.1f} ms ({error(tl, r['ms_median']):+.1f}%)" if tl else "",
                   f"alone {ta * 1e3:.1f} ms ({error(ta, r['ms_median']):+.1f}%)" if ta else ""]
         print(f"{r['variant']} n={r['n']} {r['grid']} x{r['threads']} nb={r['nb']}: measured "
               f"{r['ms_median']:.1f} ms; model " + ", ".join(p for p in pieces if p))
-    print(dst)
+    finish(fig, dst)
 
 
 def main(src, dst):

@@ -92,8 +92,16 @@ MULTIGPU_TIMELINE = Schema(
     "variant,m,n,k,gpus,gpu,stream,kind,ti,tj,kc,start_ms,end_ms,bytes",
     ints="m n k gpus gpu stream ti tj kc bytes", floats="start_ms end_ms",
     choices={"kind": ("h2d", "kernel", "d2h")})
+STRASSEN_BREAKDOWN = Schema(
+    "06_strassen's --breakdown CSV", "stage,variant,m,n,k,threads,cutoff,reps,ms_total,"
+    "ms_additions,add_gbytes,add_gbs,ms_packing_t0,device,git",
+    ints="m n k threads cutoff reps", floats="ms_total ms_additions add_gbytes add_gbs ms_packing_t0")
+TF32_ERROR = Schema(
+    "12_cuda_tensor_cores/tools/tf32_error's CSV", "tool,method,model,m,n,k,seed,bound_c,"
+    "max_err_ratio,max_rel_err,device,git,date", ints="m n k seed",
+    floats="bound_c max_err_ratio max_rel_err")
 SCHEMAS = (RESULT, PEAK, GF256, DISTRIBUTED, DISTRIBUTED_COMM, DISTRIBUTED_TIMELINE,
-           MULTIGPU_TIMELINE)
+           MULTIGPU_TIMELINE, STRASSEN_BREAKDOWN, TF32_ERROR)
 
 
 def read_text(path):

@@ -30,6 +30,16 @@ def split_tile(variant):
     return name, int(tile) if tile else None
 
 
+def passed_square(rows, path):
+    """The rows of square problems (m = n = k) that did not FAIL their check; each FAIL row is
+    named on stderr."""
+    for r in rows:
+        if r["check"] == "FAIL":
+            print(f"{path}: leaving out a FAIL row of {r['variant']}", file=sys.stderr)
+        elif r["m"] == r["n"] == r["k"]:
+            yield r
+
+
 def has_data(ax):
     """True if the axes shows measured data: a line in data coordinates with points, a bar, a
     collection or an image (reference lines such as axhline are in axes coordinates)."""
@@ -46,24 +56,9 @@ def save(fig, src, dst, **kwargs):
     print(dst)
 
 
-def log_axes(ax, xs, labels, fontsize=None):
-    """Both axes logarithmic (x in powers of two): an x tick at each value measured, written as
-    `labels` says (1024, 4K), not at the powers of two between them; y ticks at 1, 2 and 5 of each
-    decade, written as numbers (not 4x10^0)."""
-    import matplotlib.ticker as ticker
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    if xs:
-        ax.set_xticks(xs, labels, fontsize=fontsize)
-        ax.xaxis.set_minor_locator(ticker.NullLocator())
-    ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
-    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
-
-
-def run(main, usage, argc=2):
-    """main(*the argc arguments); bad input: its one line on stderr, exit status 2."""
-    if len(sys.argv) != argc + 1:
+def run(main, usage):
+    """main(src, dst) from the command line; bad input: its one line on stderr, exit status 2."""
+    if len(sys.argv) != 3:
         print(f"usage: {usage}", file=sys.stderr)
         sys.exit(2)
     guard(usage.split()[0], main, *sys.argv[1:])

@@ -3,8 +3,11 @@
 # Checks that every expected chart is written as a PNG, that FAIL rows are
 # skipped with a warning, and that bad input exits with status 2; that every
 # stage's own plot.py refuses bad CSVs (cut off, binary, empty, damaged,
-# another stage's or schema's) the same way, through plots/reader.py; then the
-# charts of a small `make run` (tests/test_run_charts.sh): no empty panel.
+# another stage's or schema's) the same way, through plots/reader.py; that no
+# two lines of a chart share colour and dash; that tests/chart-check finds the
+# faults planted in a chart; then the charts of a small `make run`
+# (tests/test_run_charts.sh) and of `make plots`, judged by tests/chart-check: no
+# empty panel, no two lines in one style, no legend over data, no log axis unsaid.
 # Prints one PASS:/FAIL: line per check; exits 1 if any failed, 77 if no
 # Python with matplotlib is found (the "skipped" convention of make test).
 # Usage: sh tests/test_plot.sh   (from the repository root or anywhere)
@@ -92,6 +95,68 @@ plot.plot_stage(busy, [], "-", "busy")
 print(seen)' "$fixture/01_naive.csv" 2>&1)
 check "busy rows: the variant and its baseline hollow, in the legend; quiet rows neither (got $hollow_got)" \
     [ "$hollow_got" = "[(False, 0), (True, 2)]" ]
+
+# Lines told apart: a stage chart of many variants and libraries (two OpenBLAS cores, BLIS, MKL;
+# the 05_simd charts once drew BLIS-haswell and OpenBLAS-Haswell both black and dashed) and the
+# progression by size with two thread counts: every line named in the legend has a colour and
+# dash of its own. (lines named, distinct (colour, dash) pairs) of each chart, from matplotlib's
+# objects:
+styles_got=$(cd "$root/plots" && "$PY" -c '
+import matplotlib.colors as mc, plot
+libs = ["OpenBLAS", "OpenBLAS-Haswell", "OpenBLAS-Cooperlake(SkylakeX)", "OpenBLAS-SkylakeX",
+        "BLIS-haswell", "BLIS-zen3", "MKL-avx2", "MKL-avx512"]
+def row(stage, variant, n, g, threads=1, base="", bg=-1.0):
+    return dict(stage=stage, variant=variant, m=n, n=n, k=n, threads=threads, gflops=g, baseline=base,
+                baseline_gflops=bg, load=-1.0, check="PASS", device="fixture-cpu")
+rows = [row("05_simd", f"v{i:02d}", n, i + n / 100, base="OpenBLAS", bg=100.0)
+        for i in range(23) for n in (256, 512, 1024)]
+rows += [row("05_simd", lib.lower(), n, 50 + j + n / 100, base=lib) for j, lib in enumerate(libs)
+         for n in (256, 512, 1024)]
+prog = [row(s, v, n, g * t * t, threads=t, base="BLIS-haswell", bg=60.0 * t) for t in (1, 2)
+        for s, v, g in (("01_naive", "ijk", 1), ("03_tiling", "tiled", 10), ("05_simd", "simd", 50))
+        for n in (256, 1024) if t == 1 or s != "01_naive"]  # (01 on one thread, 03 and 05 on two)
+prog += [row("05_simd", lib.lower(), n, 60.0 * t + j, threads=t, base=lib) for t in (1, 2)
+         for j, lib in enumerate(("OpenBLAS", "BLIS-haswell")) for n in (256, 1024)]
+seen = []
+def save(fig, ax, out_dir, name, log_y):  # stands in for plot.save: the lines as drawn
+    named = [l for l in ax.lines if l.get_linestyle() != "None" and not l.get_label().startswith("_")]
+    pairs = {(mc.to_rgba(l.get_color()), l.get_linestyle(), l._unscaled_dash_pattern) for l in named}
+    seen.append((len(named), len(pairs)))
+plot.save = save
+plot.plot_stage(rows, [], "-", "stage")
+plot.plot_progression_sizes(prog, [], "-", "", 1024)
+print(seen)' 2>&1)
+check "every line of a chart in a style of its own: 23 variants and 8 libraries, and a progression on 1 and 2 threads (got $styles_got)" \
+    [ "$styles_got" = "[(31, 31), (5, 5)]" ]
+
+# tests/chart-check judges a chart by its matplotlib objects: planted faults (two lines in one
+# style, a legend over the data, a log axis that does not say so) are each found, and a clean
+# chart passes.
+PYTHONPATH="$root/tests/chart-check" CHART_CHECK_LOG="$tmp/planted.log" "$PY" -c '
+import sys
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+def chart(name, dash, xlabel, **legend):
+    fig, ax = plt.subplots()
+    ax.plot([1, 2, 4, 8], [1, 2, 3, 4], "k--", label="OpenBLAS-Haswell")
+    ax.plot([1, 2, 4, 8], [2, 3, 4, 5], "k" + dash, label="BLIS-haswell")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("GFLOP/s")
+    ax.set_title(name)
+    ax.legend(**legend)
+    fig.savefig(f"{sys.argv[1]}/{name}.png", bbox_inches="tight")
+chart("planted", "--", "n", loc="center")  # one style twice, the legend over the lines
+chart("clean", ":", "n (log scale)", loc="upper center", bbox_to_anchor=(0.5, -0.15))
+' "$tmp" >/dev/null 2>&1
+planted=$(awk -F'\t' '$1 ~ /planted.png$/ {print $3}' "$tmp/planted.log" 2>/dev/null)
+for fault in "same style" "legend covers" "log unsaid x"; do
+    check "tests/chart-check finds a planted '$fault' (got: $planted)" \
+        sh -c 'case $1 in *"$2"*) exit 0 ;; esac; exit 1' - "$planted" "$fault"
+done
+check "tests/chart-check passes a clean chart" \
+    [ "$(awk -F'\t' '$1 ~ /clean.png$/ {print $3}' "$tmp/planted.log" 2>/dev/null)" = - ]
 
 # Bad input: one line on stderr, exit status 2, nothing written.
 head -n 1 "$fixture/01_naive.csv" >"$tmp/empty.csv"
@@ -226,9 +291,11 @@ awk -F, 'NR == 1 || ($6 == 2 && $14 != "FAIL")' "$fixture/04_threads.csv" >"$tmp
 check "04_threads/plot.py without 1-thread rows exits 77, nothing written" stage_skips 04_threads "$tmp/04_t2.csv"
 "$PY" "$root/04_threads/plot.py" "$fixture/04_threads.csv" "$tmp/04.png" >/dev/null 2>&1
 check "04_threads/plot.py on 1 and 2 threads draws its chart" is_png "$tmp/04.png"
-# 03's rows as the default sweep writes them: one tile, so "tiled" with no "/T"
+# 03's rows as the default sweep writes them: one tile, so "tiled" with no "/T" (every row of
+# stage 03, the library's too: a CSV with another stage's rows is refused, exit 2)
 awk -F, 'NR == 1 || $6 == 1' "$fixture/04_threads.csv" |
-    sed 's/^04_threads,omp_rows,/03_tiling,ikj,/; s/^04_threads,omp_tiled,/03_tiling,tiled,/' >"$tmp/03_one_tile.csv"
+    sed 's/^04_threads,/03_tiling,/; s/^03_tiling,omp_rows,/03_tiling,ikj,/; s/^03_tiling,omp_tiled,/03_tiling,tiled,/' \
+        >"$tmp/03_one_tile.csv"
 check "03_tiling/plot.py without a tile sweep exits 77, nothing written" stage_skips 03_tiling "$tmp/03_one_tile.csv"
 if [ -x "$root/11_gf256/gf256" ]; then
     "$root/11_gf256/gf256" --variant table --len 4K --reps 1 --csv "$tmp/11_one_len.csv" >/dev/null 2>&1
