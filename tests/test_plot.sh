@@ -5,7 +5,8 @@
 # stage's own plot.py refuses bad CSVs (cut off, binary, empty, damaged,
 # another stage's or schema's) the same way, through plots/reader.py; that no
 # two lines of a chart share colour and dash; that tests/chart-check finds the
-# faults planted in a chart; then the charts of a small `make run`
+# faults planted in a chart; that the README's table names what the progression
+# chart draws (tests/readme_progression.py); then the charts of a small `make run`
 # (tests/test_run_charts.sh) and of `make plots`, judged by tests/chart-check: no
 # empty panel, no two lines in one style, no legend over data, no log axis unsaid.
 # Prints one PASS:/FAIL: line per check; exits 1 if any failed, 77 if no
@@ -157,6 +158,16 @@ for fault in "same style" "legend covers" "log unsaid x"; do
 done
 check "tests/chart-check passes a clean chart" \
     [ "$(awk -F'\t' '$1 ~ /clean.png$/ {print $3}' "$tmp/planted.log" 2>/dev/null)" = - ]
+
+# The README's chapter table against the progression charts it shows: the same variant and the
+# same rate for each stage whose headline quotes one at the chart's size (tests/readme_progression.py).
+"$PY" "$root/tests/readme_progression.py" >"$tmp/readme.out" 2>&1
+rc=$?
+cat "$tmp/readme.out"
+passed=$((passed + $(grep -c '^PASS:' "$tmp/readme.out")))
+failed=$((failed + $(grep -c '^FAIL:' "$tmp/readme.out")))
+[ $rc -eq 0 ] || grep -q '^FAIL:' "$tmp/readme.out" ||
+    { echo "FAIL: tests/readme_progression.py exited $rc"; failed=$((failed + 1)); }
 
 # Bad input: one line on stderr, exit status 2, nothing written.
 head -n 1 "$fixture/01_naive.csv" >"$tmp/empty.csv"
