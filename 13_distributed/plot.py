@@ -583,14 +583,14 @@ def tables(src):
     projection_table(folder)
 
 
-def projection_table(folder):
+def projection_table(folder, required=False):
     """The projection's table, from 09_cuda_registers.csv in folder (and the NCCL rows of
     13_distributed_comm.csv there, where there are some)."""
     comm = comm_rows(folder)
     nccl = [r["us_median"] for r in comm if r["transport"] == "nccl" and r["bytes"] == 8]
     if nccl:
         CLUSTER["alpha_nvlink"] = statistics.median(nccl) * 1e-6
-    rates = kernel_rates(folder, required=True)
+    rates = kernel_rates(folder, required)  # (--projection needs it; --table goes without)
     if rates:
         proj = projection(rates)
         print(f"\nalpha within a node: {CLUSTER['alpha_nvlink'] * 1e6:.1f} us"
@@ -868,7 +868,7 @@ if __name__ == "__main__":
     elif len(sys.argv) == 3 and sys.argv[1] == "--table":
         guard(PROG, tables, sys.argv[2])
     elif len(sys.argv) == 3 and sys.argv[1] == "--projection":
-        guard(PROG, projection_table, sys.argv[2])
+        guard(PROG, projection_table, sys.argv[2], True)
     else:
         run(main, f"{PROG} RESULTS/13_distributed.csv OUT.png | --table RESULTS/13_distributed.csv | "
             "--projection RESULTS_DIR | --timeline RESULTS/13_distributed_timeline.csv OUT.png")

@@ -280,6 +280,12 @@ head -n 1 "$root/results/h100/09_cuda_registers.csv" >"$sib/13p/09_cuda_register
 "$PY" "$root/13_distributed/plot.py" --projection "$sib/13p" >"$tmp/bad.out" 2>"$tmp/bad.err"
 check "13_distributed/plot.py --projection with a header alone in 09_cuda_registers.csv exits 2, one line" \
     [ $? -eq 2 -a "$(wc -l <"$tmp/bad.err")" -eq 1 -a ! -s "$tmp/bad.out" ]
+# ... and 09's rates are needed by --projection alone: --table and the chart go without them
+mkdir -p "$sib/13t"
+cp "$root/results/h100/13_distributed.csv" "$root/results/h100/13_distributed_comm.csv" "$sib/13t/"
+"$PY" "$root/13_distributed/plot.py" --table "$sib/13t/13_distributed.csv" >"$tmp/table.out" 2>"$tmp/table.err"
+check "13_distributed/plot.py --table without 09_cuda_registers.csv beside it prints its tables" \
+    [ $? -eq 0 -a ! -s "$tmp/table.err" -a "$(grep -c '^| summa ' "$tmp/table.out")" -gt 0 ]
 f=$(bad_input 13_distributed timeline)
 cut_row "$root/results/h200x4/13_distributed_timeline.csv" >"$f"
 check "13_distributed/plot.py --timeline refuses a cut-off timeline CSV" \
