@@ -15,20 +15,20 @@ so `make plots` calls this script after it, and this chart takes the place of th
 
 Rows that FAILed their check are left out; repeated rows are combined by their median.
 """
-import csv
 import os
 import statistics
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from stage_cli import run, save  # noqa: E402
+from chart_style import legend_below, odd_sizes_key, plot_by_size, size_axis  # noqa: E402
+from reader import RESULT, read_rows  # noqa: E402
+from stage_cli import passed_square, run, save, split_tile  # noqa: E402
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import NullFormatter, ScalarFormatter  # noqa: E402
 
 BLOCKED = ("tiled", "tiled_copy", "unroll_2x4")
 COLOURS = {"ikj": "tab:gray", "tiled": "tab:blue", "tiled_copy": "tab:orange",
@@ -40,45 +40,32 @@ def load(path):
     ratio = defaultdict(list)    # (variant, tile or None, n) -> [fraction of the baseline]
     baseline = defaultdict(list)  # n -> [baseline GFLOP/s]
     device = ""
-    for r in csv.DictReader(open(path, newline="")):
-        if r["check"] == "FAIL":
-            print(f"{path}: leaving out a FAIL row of {r['variant']}", file=sys.stderr)
-            continue
-        if not r["m"] == r["n"] == r["k"]:
-            continue
-        n, g = int(r["n"]), float(r["gflops"])
+    for r in passed_square(read_rows(path, RESULT, stage="03_tiling"), path):
+        n, g = r["n"], r["gflops"]
         device = device or r["device"]
         if r["baseline"] and r["variant"] == r["baseline"].lower():
             baseline[n].append(g)
             continue
-        name, _, tile = r["variant"].partition("/")
-        key = (name, int(tile) if tile else None, n)
+        name, tile = split_tile(r["variant"])
+        key = (name, tile, n)
         gflops[key].append(g)
-        if r["baseline_gflops"]:
-            ratio[key].append(g / float(r["baseline_gflops"]))
+        if r["baseline_gflops"] > 0:
+            ratio[key].append(g / r["baseline_gflops"])
     med = lambda d: {k: statistics.median(v) for k, v in d.items()}  # noqa: E731
     return med(gflops), med(ratio), med(baseline), device
-
-
-def log2_axis(ax, label):
-    ax.set_xscale("log", base=2)
-    ax.xaxis.set_major_formatter(ScalarFormatter())
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_xlabel(label)
-    ax.grid(True, alpha=0.3)
 
 
 def main(src, dst):
     gflops, ratio, baseline, device = load(src)
     sizes = sorted({n for _, _, n in gflops})
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5), dpi=120, layout="constrained")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5.4), dpi=120, layout="constrained")
     fig.suptitle(f"03_tiling: cache blocking, one thread\n{device}", fontsize=11)
 
     # left: by size, each blocked variant at its best tile
+    odd = []  # the sizes drawn as points of their own: 1000 beside 1024
     line = {n: g for (v, t, n), g in gflops.items() if v == "ikj"}
     if line:
-        left.plot(sorted(line), [line[n] for n in sorted(line)], "o-", color=COLOURS["ikj"],
-                  label="ikj (02's, linked)")
+        odd += plot_by_size(left, line, "ikj (02's, linked)", color=COLOURS["ikj"])[1]
     for v in BLOCKED:
         tiles = sorted({t for (name, t, _) in ratio if name == v and t})
         if not tiles:
@@ -86,39 +73,38 @@ def main(src, dst):
         best = max(tiles, key=lambda t: statistics.median(
             r for (name, tt, _), r in ratio.items() if name == v and tt == t))
         line = {n: g for (name, t, n), g in gflops.items() if name == v and t == best}
-        left.plot(sorted(line), [line[n] for n in sorted(line)], "o-", color=COLOURS[v],
-                  label=f"{v}, T = {best}")
+        odd += plot_by_size(left, line, f"{v}, T = {best}", color=COLOURS[v])[1]
     if baseline:
-        left.plot(sorted(baseline), [baseline[n] for n in sorted(baseline)], "--", color="black",
-                  label="OpenBLAS, 1 thread")
-    log2_axis(left, "matrix size n (m = n = k)")
-    left.set_xticks([n for n in sizes if n & (n - 1) == 0])  # 1000 sits next to 1024: no label
+        odd += plot_by_size(left, baseline, "OpenBLAS, 1 thread", marker=None, color="black",
+                            linestyle="--")[1]
+    odd_sizes_key(left, odd)
+    # (1000 sits next to 1024: no tick of its own)
+    size_axis(left, sizes=[n for n in sizes if n & (n - 1) == 0])
+    left.grid(True, alpha=0.3)
     left.set_ylabel("GFLOP/s")
     left.set_ylim(bottom=0)
     left.set_title("GFLOP/s by size (each variant at its best tile)", fontsize=10)
     if left.get_legend_handles_labels()[0]:  # nothing labelled: no legend
-        left.legend(fontsize=8)
+        legend_below(left, ncol=2)
 
     # right: the sweep, fraction of OpenBLAS against the tile, one line per variant and size;
     # the three largest sizes only (with 1000 among them when it was measured, beside 1024)
     swept = sizes[-3:]
-    styles = ["-", "--", ":"]
+    dashes = ["-", "--", ":"]
     for v in BLOCKED:
         for si, n in enumerate(swept):
             pts = sorted((t, r) for (name, t, nn), r in ratio.items() if name == v and nn == n and t)
             if len(pts) < 2:
                 continue
             right.plot([t for t, _ in pts], [r for _, r in pts], marker="o", markersize=3,
-                       linestyle=styles[si % len(styles)], color=COLOURS[v],
+                       linestyle=dashes[si % len(dashes)], color=COLOURS[v],
                        label=f"{v}, n = {n}")
-    tiles = sorted({t for (_, t, _) in ratio if t})
-    log2_axis(right, "tile edge T (blocks of T x T floats)")
-    if tiles:
-        right.set_xticks(tiles)
+    size_axis(right, "tile edge T (blocks of T x T floats)", sorted({t for (_, t, _) in ratio if t}))
+    right.grid(True, alpha=0.3)
     right.set_ylabel("fraction of OpenBLAS timed alternately")
     right.set_ylim(bottom=0)
     if right.get_legend_handles_labels()[0]:  # nothing labelled: no legend
-        right.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
+        legend_below(right, ncol=3, fontsize=7)
     right.set_title(f"the tile sweep at n = {', '.join(map(str, swept))}", fontsize=10)
     save(fig, src, dst)
 

@@ -14,24 +14,33 @@ chapter is about, which those cannot show: how much the second thread bought.
 
 GFLOP/s are medians over the same pairs. FAIL rows are left out.
 """
-import csv
 import os
 import statistics
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from stage_cli import run, save  # noqa: E402
+from chart_style import size_axis  # noqa: E402
+from reader import RESULT, read_rows  # noqa: E402
+from stage_cli import passed_square, run, save, split_tile  # noqa: E402
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import NullFormatter, ScalarFormatter  # noqa: E402
 
-COLOURS = {"omp_rows": "tab:gray", "omp_tiled": "tab:blue", "omp_tiled_dyn": "tab:orange",
-           "pthreads_tiled": "tab:green"}
+# a colour family for each variant, a shade of it for each tile (darker: larger), so that no two
+# lines share a colour (with the marker for the tile as a second cue)
+COLOURS = {"omp_rows": "Greys", "omp_tiled": "Blues", "omp_tiled_dyn": "Oranges",
+           "pthreads_tiled": "Greens"}
 MARKERS = {None: "o", 16: "v", 64: "s", 256: "o"}
+
+
+def colour(series, v, t):
+    """The shade of v's colour family for tile t among v's tiles in series."""
+    tiles = sorted(tt or 0 for vv, tt in series if vv == v)
+    shade = 0.55 + 0.4 * tiles.index(t or 0) / max(1, len(tiles) - 1)
+    return matplotlib.colormaps[COLOURS.get(v, "Purples")](shade)
 
 
 def load(path):
@@ -41,25 +50,13 @@ def load(path):
     (the 2-against-3-threads run) are left out."""
     seen = defaultdict(lambda: defaultdict(list))  # (variant, tile, n) -> threads -> [GFLOP/s]
     device = ""
-    for r in csv.DictReader(open(path, newline="")):
-        if r["check"] == "FAIL":
-            print(f"{path}: leaving out a FAIL row of {r['variant']}", file=sys.stderr)
-            continue
-        if not r["m"] == r["n"] == r["k"] or (r["baseline"] and r["variant"] == r["baseline"].lower()):
+    for r in passed_square(read_rows(path, RESULT, stage="04_threads"), path):
+        if r["baseline"] and r["variant"] == r["baseline"].lower():
             continue
         device = device or r["device"]
-        name, _, tile = r["variant"].partition("/")
-        seen[(name, int(tile) if tile else None, int(r["n"]))][int(r["threads"])].append(
-            float(r["gflops"]))
+        name, tile = split_tile(r["variant"])
+        seen[(name, tile, r["n"])][r["threads"]].append(r["gflops"])
     return {k: list(zip(t[1], t[2])) for k, t in seen.items() if t[1] and t[2]}, device
-
-
-def log2_axis(ax):
-    ax.set_xscale("log", base=2)
-    ax.xaxis.set_major_formatter(ScalarFormatter())
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_xlabel("matrix size n (m = n = k)")
-    ax.grid(True, alpha=0.3)
 
 
 def main(src, dst):
@@ -71,15 +68,15 @@ def main(src, dst):
     med = statistics.median
     for v, t in series:
         label = v + (f"/{t}" if t else "")
-        style = dict(color=COLOURS.get(v, "black"), marker=MARKERS.get(t, "o"), markersize=4)
+        style = dict(color=colour(series, v, t), marker=MARKERS.get(t, "o"), markersize=4)
         mine = {n: p for (vv, tt, n), p in pairs.items() if (vv, tt) == (v, t)}
         ns = sorted(mine)
         left.plot(ns, [med(b for _, b in mine[n]) for n in ns], "-", label=label, **style)
         left.plot(ns, [med(a for a, _ in mine[n]) for n in ns], ":", **style)
         right.plot(ns, [med(b / a for a, b in mine[n]) for n in ns], "-", label=label, **style)
     for ax in (left, right):
-        log2_axis(ax)
-        ax.set_xticks([n for n in sizes if n & (n - 1) == 0])
+        size_axis(ax, sizes=[n for n in sizes if n & (n - 1) == 0])
+        ax.grid(True, alpha=0.3)
     left.set_ylabel("GFLOP/s (solid: 2 threads, dotted: 1 thread)")
     left.set_ylim(bottom=0)
     left.set_title("GFLOP/s by size", fontsize=10)

@@ -15,20 +15,21 @@ OpenBLAS rows on more than one thread are left out when the run bound its thread
 host run (git 2c84878) set OMP_PROC_BIND, and its pthread OpenBLAS then counted one processor
 and ran every call on one thread (the harness now warns; bench-host.sh no longer binds).
 """
-import csv
 import os
 import statistics
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from chart_style import log_label  # noqa: E402
+from reader import PEAK, RESULT, InputError, optional  # noqa: E402
+
 BOUND_RUNS = {"2c84878"}  # runs whose OpenBLAS saw one processor (see above)
 
 
-def read(path):
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
+def read(path, schema, stage=None):
+    """The rows of a CSV of the folder (plots/reader.py: a bad one is refused); [] where absent."""
+    return optional(path, schema, stage)
 
 
 def library(r):
@@ -42,7 +43,7 @@ def collect(rows):
     for r in rows:
         if not (r["m"] == r["n"] == r["k"]) or not r["baseline"] and r["variant"] == "":
             continue
-        t, n, g = int(r["threads"]), int(r["m"]), float(r["gflops"])
+        t, n, g = r["threads"], r["m"], r["gflops"]
         name = library(r) if r["baseline"] else ""
         if name == "OpenBLAS" and t > 1 and r["git"] in BOUND_RUNS:
             continue
@@ -50,8 +51,8 @@ def collect(rows):
             lib[(name, n)][t].append(g)
         else:
             ours[(r["variant"], n)][t].append(g)
-            if r["baseline_gflops"]:
-                ratio[(name, n)][t].append(g / float(r["baseline_gflops"]))
+            if r["baseline_gflops"] > 0:
+                ratio[(name, n)][t].append(g / r["baseline_gflops"])
     return ours, lib, ratio
 
 
@@ -61,7 +62,7 @@ def peaks(rows):
         got = defaultdict(list)
         for r in rows:
             if r["measure"] == kind:
-                got[int(r["threads"])].append(float(r["value"]))
+                got[r["threads"]].append(r["value"])
         if got:
             return kind, got
     return None, {}
@@ -102,12 +103,18 @@ def main(argv):
         print(__doc__.strip())
         return 0 if argv else 2
     folder, rest = argv[0], argv[1:]
-    rows05 = read(os.path.join(folder, "05_simd_scaling.csv"))
+    try:
+        rows05 = read(os.path.join(folder, "05_simd_scaling.csv"), RESULT, "05_simd")
+        rows04 = read(os.path.join(folder, "04_threads_scaling.csv"), RESULT, "04_threads")
+        peak_file = next((p for p in ("05_simd_peak.csv", "05_simd_baselines_peak.csv")
+                          if os.path.exists(os.path.join(folder, p))), "05_simd_peak.csv")
+        peak_rows = read(os.path.join(folder, peak_file), PEAK)
+    except (InputError, OSError) as e:
+        print(f"plot_scaling.py: {e}", file=sys.stderr)
+        return 2
     o05, l05, r05 = collect(rows05)
-    o04, _, _ = collect(read(os.path.join(folder, "04_threads_scaling.csv")))
-    peak_file = next((p for p in ("05_simd_peak.csv", "05_simd_baselines_peak.csv")
-                      if os.path.exists(os.path.join(folder, p))), "05_simd_peak.csv")
-    kind, pk = peaks(read(os.path.join(folder, peak_file)))
+    o04, _, _ = collect(rows04)
+    kind, pk = peaks(peak_rows)
     if not o05 and not o04:
         print(f"plot_scaling.py: no scaling rows in {folder}", file=sys.stderr)
         return 2
@@ -161,13 +168,13 @@ def main(argv):
         a.set_xticks(threads)
         a.set_xticklabels([str(t) for t in threads])
         a.grid(True, which="both", alpha=0.3)
-        a.set_xlabel("threads (one a core)")
+        a.set_xlabel(log_label("threads (one a core)"))
     ax.set_yscale("log", base=2)
     ticks = [t for t in (16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
              if t >= min(16, min((med(v) for d in o04.values() for v in d.values()), default=16))]
     ax.set_yticks(ticks)
     ax.set_yticklabels([str(t) for t in ticks])
-    ax.set_ylabel("GFLOP/s (dotted: one thread's rate x threads)")
+    ax.set_ylabel(log_label("GFLOP/s (dotted: one thread's rate x threads)"))
     ax.legend(fontsize=7, loc="upper left")
 
     for (name, n), d in sorted(r05.items()):

@@ -17,12 +17,15 @@ time over this variant's, the two timed alternately in one run. bench.sh repeats
 a table gives the median over the runs and, in brackets, the lowest and highest run.
 A missing CSV skips its table.
 """
-import csv
 import os
 import statistics
 import subprocess
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from chart_style import legend_below, log_label  # noqa: E402
+from reader import RESULT, STRASSEN_BREAKDOWN, InputError, read_rows  # noqa: E402
 
 # c of each variant's check (main.c): the normwise bound max|C-R| <= c (K+2) u max(scale)
 ERR_C = {"classic": 2, "reloaded_0lvl": 2, "strassen_1lvl": 24, "reloaded_1lvl": 24,
@@ -32,12 +35,12 @@ ORDER = ["classic", "reloaded_0lvl", "strassen_1lvl", "winograd_1lvl", "reloaded
          "strassen_2lvl", "winograd", "reloaded_2lvl", "hybrid_2lvl"]
 
 
-def rows_of(path):
+def rows_of(path, schema=RESULT):
+    """The rows of one of bench.sh's CSVs, read by plots/reader.py (a bad one is refused)."""
     if not os.path.isfile(path):
         print(f"({path}: not there, table skipped)\n")
         return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+    return read_rows(path, schema, "06_strassen")
 
 
 def order_key(v):
@@ -60,11 +63,11 @@ def paired(rows):
     GFLOP/s (median time). classic's own rows (variant == baseline) are left out."""
     ratio, gflops = defaultdict(list), defaultdict(list)
     for r in rows:
-        if r["variant"] == r["baseline"] or not r["baseline_gflops"]:
+        if r["variant"] == r["baseline"] or r["baseline_gflops"] <= 0:
             continue
-        key = (r["variant"], int(r["n"]))
-        gflops[key].append(float(r["gflops"]))
-        ratio[key].append(float(r["gflops"]) / float(r["baseline_gflops"]))
+        key = (r["variant"], r["n"])
+        gflops[key].append(r["gflops"])
+        ratio[key].append(r["gflops"] / r["baseline_gflops"])
     return ratio, gflops
 
 
@@ -87,8 +90,8 @@ def headline(machine):
         print(f"| {v} | " + " | ".join(cells) + " |")
     classic = defaultdict(list)
     for r in rows:
-        if r["variant"] == "classic" and r["baseline"] == "classic" and r["baseline_gflops"]:
-            classic[int(r["n"])].append(float(r["baseline_gflops"]))
+        if r["variant"] == "classic" and r["baseline"] == "classic" and r["baseline_gflops"] > 0:
+            classic[r["n"]].append(r["baseline_gflops"])
     print("\nclassic's own GFLOP/s (the interleaved runs): " +
           ", ".join(f"{n}: {spread(classic[n], '{:.0f}')}" for n in sorted(classic)) + "\n")
 
@@ -125,8 +128,8 @@ def errors(machine):
     rows = rows_of(f"results/{machine}/06_strassen/errors.csv")
     if not rows:
         return None
-    err = {(r["variant"], int(r["n"])): float(r["max_err_ratio"]) for r in rows
-           if r["max_err_ratio"]}
+    err = {(r["variant"], r["n"]): r["max_err_ratio"] for r in rows
+           if r["max_err_ratio"] is not None}
     sizes = sorted({n for _, n in err})
     variants = sorted({v for v, _ in err}, key=order_key)
     print("### Normwise error max|C−R| / ((K+2)·u·max(|A||B|)), cutoff 64\n")
@@ -146,16 +149,16 @@ def errors(machine):
 
 
 def breakdown(machine):
-    rows = rows_of(f"results/{machine}/06_strassen/breakdown.csv")
+    rows = rows_of(f"results/{machine}/06_strassen/breakdown.csv", STRASSEN_BREAKDOWN)
     if not rows:
         return
     print("### Breakdown: the additions' share (--breakdown, median of the reps)\n")
     print("| variant | size | ms total | ms additions | share | GB moved | GB/s | ms packing (thread 0) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for r in sorted(rows, key=lambda r: (int(r["n"]), order_key(r["variant"]))):
-        tot, add, pack = float(r["ms_total"]), float(r["ms_additions"]), float(r["ms_packing_t0"])
+    for r in sorted(rows, key=lambda r: (r["n"], order_key(r["variant"]))):
+        tot, add, pack = r["ms_total"], r["ms_additions"], r["ms_packing_t0"]
         print(f"| {r['variant']} | {r['n']} | {tot:.1f} | {add:.1f} | {100 * add / tot:.1f}% | "
-              f"{float(r['add_gbytes']):.3f} | {float(r['add_gbs']):.1f} | "
+              f"{r['add_gbytes']:.3f} | {r['add_gbs']:.1f} | "
               f"{f'{pack:.1f}' if pack > 0 else '-'} |")
     print()
 
@@ -189,7 +192,7 @@ def charts(machine, cross, err):
     os.makedirs(out, exist_ok=True)
     if cross:
         ratio, sizes, variants = cross
-        fig, ax = plt.subplots(figsize=(7, 4.2))
+        fig, ax = plt.subplots(figsize=(7, 5))
         for v in variants:
             ns = [n for n in sizes if (v, n) in ratio]
             med = [statistics.median(ratio[(v, n)]) for n in ns]
@@ -203,23 +206,23 @@ def charts(machine, cross, err):
         ax.set_ylabel("speed-up over classic (paired)")
         ax.set_title(f"06_strassen: where one level pays ({machine}, 2 threads)")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        legend_below(ax, ncol=3)  # (inside, it covered the small sizes' points)
         fig.tight_layout()
         fig.savefig(f"{out}/06_strassen_crossover.png", dpi=110)
         print(f"{out}/06_strassen_crossover.png")
     if err:
         e, sizes, variants = err
-        fig, ax = plt.subplots(figsize=(7, 4.2))
+        fig, ax = plt.subplots(figsize=(7, 5))
         for v in variants:
             ns = [n for n in sizes if (v, n) in e]
             ax.plot(ns, [e[(v, n)] for n in ns], marker="o", label=f"{v} (c = {ERR_C.get(v, 2)})")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
-        ax.set_xlabel("n (square, cutoff 64)")
-        ax.set_ylabel("max|C−R| / ((K+2) u max(|A||B|))")
+        ax.set_xlabel(log_label("n (square, cutoff 64)"))
+        ax.set_ylabel(log_label("max|C−R| / ((K+2) u max(|A||B|))"))
         ax.set_title(f"06_strassen: normwise error ({machine})")
         ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize=7, ncol=2)
+        legend_below(ax, ncol=3, fontsize=7)
         fig.tight_layout()
         fig.savefig(f"{out}/06_strassen_errors.png", dpi=110)
         print(f"{out}/06_strassen_errors.png")
@@ -228,11 +231,15 @@ def charts(machine, cross, err):
 def main():
     machine = sys.argv[1] if len(sys.argv) > 1 else "xeon-2c"
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    headline(machine)
-    cross = crossover(machine)
-    err = errors(machine)
-    breakdown(machine)
-    fold(machine)
+    try:  # every CSV read before a chart is drawn
+        headline(machine)
+        cross = crossover(machine)
+        err = errors(machine)
+        breakdown(machine)
+        fold(machine)
+    except (InputError, OSError) as e:
+        print(f"06_strassen/report.py: {e}", file=sys.stderr)
+        return 2
     charts(machine, cross, err)
     return 0
 

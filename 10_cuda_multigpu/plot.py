@@ -16,14 +16,14 @@
 harness's (docs/measuring.md); its threads column holds the GPU count. Rows that FAILed their
 check are left out; repeated rows are combined by their median.
 """
-import csv
 import os
 import statistics
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from stage_cli import run  # noqa: E402
+from reader import MULTIGPU_TIMELINE, RESULT, read_rows  # noqa: E402
+from stage_cli import passed_square, run, save  # noqa: E402
 
 import matplotlib
 
@@ -35,15 +35,12 @@ COLOURS = {"rows_split": "tab:gray", "tiled_streams": "tab:blue",
 KIND_COLOURS = {"h2d": "tab:orange", "kernel": "tab:blue", "d2h": "tab:purple"}
 
 
-def scaling(src, dst):
+def scaling(data, src, dst):
     rows = defaultdict(list)  # (n, variant, gpus) -> gflops
     device = ""
-    with open(src) as f:
-        for r in csv.DictReader(f):
-            if r["check"] == "FAIL" or r["m"] != r["n"] or r["n"] != r["k"]:
-                continue
-            rows[(int(r["n"]), r["variant"], int(r["threads"]))].append(float(r["gflops"]))
-            device = r["device"]
+    for r in passed_square(data, src):
+        rows[(r["n"], r["variant"], r["threads"])].append(r["gflops"])
+        device = r["device"]
     sizes = sorted({n for n, _, _ in rows if len({g for m, _, g in rows if m == n}) > 1})
     if not sizes:
         sizes = sorted({n for n, _, _ in rows})[-2:]
@@ -74,22 +71,19 @@ def scaling(src, dst):
     fig.suptitle(f"10_cuda_multigpu: strong scaling, FP32, {device}", fontsize=10)
     fig.tight_layout()
     os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
-    fig.savefig(dst, dpi=110)
+    save(fig, src, dst, dpi=110)
     plt.close(fig)
 
 
-def timeline(files, dst):
+def timeline(files, src, dst):
     fig, axes = plt.subplots(len(files), 1, figsize=(11, 2.2 + 0.5 * 8 * len(files)),
                              squeeze=False)
-    for ax, path in zip(axes[:, 0], files):
-        spans = list(csv.DictReader(open(path)))
-        if not spans:
-            continue
-        lanes = sorted({(int(s["gpu"]), int(s["stream"])) for s in spans})
+    for ax, (path, spans) in zip(axes[:, 0], files):
+        lanes = sorted({(s["gpu"], s["stream"]) for s in spans})
         y = {lane: i for i, lane in enumerate(lanes)}
         for s in spans:
-            a, b = float(s["start_ms"]), float(s["end_ms"])
-            ax.barh(y[(int(s["gpu"]), int(s["stream"]))], b - a, left=a, height=0.7,
+            a, b = s["start_ms"], s["end_ms"]
+            ax.barh(y[(s["gpu"], s["stream"])], b - a, left=a, height=0.7,
                     color=KIND_COLOURS[s["kind"]], edgecolor="none")
         ax.set_yticks(range(len(lanes)))
         ax.set_yticklabels([f"GPU {g} " + ("copy in" if st < 0 else f"stream {st}")
@@ -100,20 +94,24 @@ def timeline(files, dst):
         ax.set_xlabel("ms since the call began (each GPU's own clock)")
         ax.grid(axis="x", alpha=0.3)
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in KIND_COLOURS.values()]
-    axes[0, 0].legend(handles, ["host -> device", "kernel", "device -> host"], fontsize=8,
-                      loc="upper right")
-    fig.tight_layout()
-    fig.savefig(dst, dpi=110)
+    # under the lanes (in a lane's corner it covered the first copies)
+    fig.legend(handles, ["host -> device", "kernel", "device -> host"], fontsize=8, ncol=3,
+               loc="lower center")
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    save(fig, src, dst, dpi=110)
     plt.close(fig)
 
 
 def main(src, dst):
-    scaling(src, dst)
+    # every CSV read (and refused if bad) before any chart is written
+    rows = read_rows(src, RESULT, stage="10_cuda_multigpu")
     tdir = os.path.join(os.path.dirname(src), "10_cuda_multigpu")
     order = ["timeline_rows_split.csv", "timeline_tiled_streams.csv"]
-    files = [os.path.join(tdir, f) for f in order if os.path.exists(os.path.join(tdir, f))]
+    files = [(path, read_rows(path, MULTIGPU_TIMELINE)) for path in
+             (os.path.join(tdir, f) for f in order) if os.path.exists(path)]
+    scaling(rows, src, dst)
     if files:
-        timeline(files, dst.replace(".png", "_timeline.png"))
+        timeline(files, src, dst.replace(".png", "_timeline.png"))
 
 
 if __name__ == "__main__":

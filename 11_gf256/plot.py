@@ -7,14 +7,15 @@ GB/s of data in (log scale) against the chunk length, RS(10,4), one thread: ever
 (and, for a GPU CSV, the kernel and end-to-end rows with the copy bandwidth as a ceiling).
 Repeated rows of one variant, timing and length are combined by their median.
 """
-import csv
 import os
 import statistics
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from stage_cli import log_axes, run, save  # noqa: E402
+from reader import GF256, read_rows  # noqa: E402
+from chart_style import Styles, legend_below, log_axes  # noqa: E402
+from stage_cli import run, save  # noqa: E402
 
 import matplotlib
 
@@ -31,39 +32,40 @@ def size_text(n):
 
 
 def main(src, dst):
-    rows = list(csv.DictReader(open(src)))
+    rows = read_rows(src, GF256, stage="11_gf256")
     series = defaultdict(lambda: defaultdict(list))
     copy_rw = None
     for r in rows:
         if r["variant"] == "copy_d2d":
-            copy_rw = max(copy_rw or 0, float(r["gbps_rw"]))
+            copy_rw = max(copy_rw or 0, r["gbps_rw"])
             continue
-        if (r["k"], r["m"]) != ("10", "4") or r["threads"] not in ("0", "1"):
+        if (r["k"], r["m"]) != (10, 4) or r["threads"] not in (0, 1):
             continue
         if "FAIL" in (r["encode_check"], r["decode_check"]):
             print(f"{src}: leaving out a FAIL row of {r['variant']}", file=sys.stderr)
             continue
         name = r["variant"] + (" (end to end)" if r["timing"] == "end_to_end" else "")
-        series[name][int(r["len"])].append(float(r["gbps_in"]))
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+        series[name][r["len"]].append(r["gbps_in"])
+    fig, ax = plt.subplots(figsize=(7.5, 5.5))
+    styles = Styles()
     for name in sorted(series):
         pts = sorted(series[name].items())
         if len(pts) < 2:
             continue
-        ax.plot([p[0] for p in pts], [statistics.median(p[1]) for p in pts],
-                "--" if name == "isa-l" else "-", marker="o", label=name)
+        ax.plot([p[0] for p in pts], [statistics.median(p[1]) for p in pts], marker="o",
+                **(styles.library(name) if name.startswith("isa-l") else styles.variant()),
+                label=name)
     if copy_rw:  # data-in rate at which RS(10,4) moves copy_rw bytes (read + written) per second
-        ax.axhline(copy_rw * 10 / 14, color="grey", linestyle=":",
+        ax.axhline(copy_rw * 10 / 14, **styles.take(("grey",), (":",)),
                    label=f"copy bandwidth x 10/14 ({copy_rw:.0f} GB/s r+w)")
     lengths = sorted({n for s in series.values() for n in s})
-    log_axes(ax, lengths, [size_text(n) for n in lengths], fontsize=8)  # ticks at 4K, 16K, 1M
-    ax.set_xlabel("chunk length (bytes)")
-    ax.set_ylabel("GB/s of data in")
-    device = rows[0]["device"] if rows else ""
+    log_axes(ax, lengths, [size_text(n) for n in lengths], fontsize=8,  # ticks at 4K, 16K, 1M
+             xlabel="chunk length in bytes", ylabel="GB/s of data in")
+    device = rows[0]["device"]
     ax.set_title(f"11_gf256: RS(10,4) encode, {device}", fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
     if ax.get_legend_handles_labels()[0]:  # nothing labelled: no legend
-        ax.legend(fontsize=8)
+        legend_below(ax, below=36, ncol=3)  # under the axes: inside, it covered points
     fig.tight_layout()
     save(fig, src, dst, dpi=110)
 

@@ -35,7 +35,6 @@ alpha of a step within a node from the measured NCCL call; the bandwidths are th
 Writes OUT.png (the projection, and this host's runs against the model) and prints the check.
 --table prints the chapter's tables (markdown) instead: the measured runs and the model's error.
 """
-import csv
 import math
 import os
 import statistics
@@ -43,11 +42,12 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from stage_cli import run  # noqa: E402
+from reader import (DISTRIBUTED, DISTRIBUTED_COMM, DISTRIBUTED_TIMELINE, RESULT,  # noqa: E402
+                    InputError, optional, read_rows)
+from chart_style import log_label  # noqa: E402
+from stage_cli import guard, run  # noqa: E402
 
-HEADER = ("stage,variant,m,n,k,grid,ranks,threads,nb,reps,ms_median,ms_min,gflops,baseline,"
-          "baseline_gflops,max_err_ratio,check,device,compiler,git,date").split(",")
-COMM_HEADER = "stage,transport,op,ranks,bytes,reps,us_median,us_min,gbytes_s,device,git,date".split(",")
+STAGE = "13_distributed"
 
 # The stated cluster of the projection. Bandwidths are nominal (the NVLink figure is what NCCL's
 # broadcast reaches of NVLink 4's 450 GB/s a direction); replace them by measured ones.
@@ -65,23 +65,12 @@ PANELS = (512, 1024, 2048, 4096)  # the model picks the best SUMMA panel width
 
 
 def fail(msg):
-    raise ValueError(msg)
+    raise InputError(msg)
 
 
-def read_csv(path, header):
-    with open(path, newline="", encoding="utf-8") as f:
-        reader = csv.reader(f)
-        got = next(reader, [])
-        if got != header:
-            fail(f"{path}: not a 13_distributed CSV of this kind (header {','.join(got)!r})")
-        rows = [dict(zip(header, r)) for r in reader if r]
-    for r in rows:
-        for key in r:
-            if key in ("m", "n", "k", "ranks", "threads", "nb", "reps", "bytes"):
-                r[key] = int(r[key])
-            elif key in ("ms_median", "ms_min", "gflops", "us_median", "us_min", "gbytes_s"):
-                r[key] = float(r[key])
-    return rows
+def comm_rows(folder):
+    """--bench-comm's rows, from 13_distributed_comm.csv in folder where there is one."""
+    return optional(os.path.join(folder, "13_distributed_comm.csv"), DISTRIBUTED_COMM, STAGE)
 
 
 def local_count(n, nb, iproc, nprocs):
@@ -246,9 +235,9 @@ def paired_ratio(rows, variant, key):
     """variant's GFLOP/s over PSGEMM's in the runs alternated with it (the CSV's baseline
     column), the median where repeated; None without."""
     n, grid, t = key
-    got = [r["gflops"] / float(r["baseline_gflops"]) for r in rows if r["variant"] == variant and
+    got = [r["gflops"] / r["baseline_gflops"] for r in rows if r["variant"] == variant and
            (r["n"], r["grid"], r["threads"], r["nb"]) == (n, grid, t, 256) and r["m"] == r["k"] == n and
-           float(r["baseline_gflops"] or 0) > 0]
+           r["baseline_gflops"] > 0]
     return statistics.median(got) if got else None
 
 
@@ -377,17 +366,14 @@ def gpu_tables(rows, comm):
 
 # ---------------------------------------------------------------- the projection
 
-def kernel_rates(folder):
+def kernel_rates(folder, required=False):
     """[(size, FLOP/s)] of 09's warptile on square sizes, from 09_cuda_registers.csv beside the
     results (the median where repeated); None where there is none."""
-    path = os.path.join(folder, "09_cuda_registers.csv")
-    if not os.path.exists(path):
-        return None
     by = defaultdict(list)
-    with open(path, newline="", encoding="utf-8") as f:
-        for r in csv.DictReader(f):
-            if r.get("variant") == "warptile" and r.get("check") == "PASS" and r["m"] == r["n"] == r["k"]:
-                by[int(r["m"])].append(float(r["gflops"]) * 1e9)
+    for r in optional(os.path.join(folder, "09_cuda_registers.csv"), RESULT, "09_cuda_registers",
+                      required, "the kernel's rates by size, for the projection"):
+        if r["variant"] == "warptile" and r["check"] == "PASS" and r["m"] == r["n"] == r["k"]:
+            by[r["m"]].append(r["gflops"] * 1e9)
     return sorted((s, statistics.median(v)) for s, v in by.items()) or None
 
 
@@ -511,12 +497,9 @@ def projection(rates):
 # ---------------------------------------------------------------- output
 
 def load_all(src):
-    rows = read_csv(src, HEADER)
-    if not rows:
-        fail(f"{src}: no rows")
+    rows = read_rows(src, DISTRIBUTED, STAGE)
     folder = os.path.dirname(os.path.abspath(src))
-    comm_path = os.path.join(folder, "13_distributed_comm.csv")
-    comm = read_csv(comm_path, COMM_HEADER) if os.path.exists(comm_path) else []
+    comm = comm_rows(folder)
     nccl = [r["us_median"] for r in comm if r["transport"] == "nccl" and r["bytes"] == 8]
     if nccl:
         CLUSTER["alpha_nvlink"] = statistics.median(nccl) * 1e-6
@@ -538,7 +521,7 @@ def tables(src):
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         size = size_of(r)
-        base = float(r["baseline_gflops"] or 0)  # (0.000 on a tiny size: no ratio)
+        base = r["baseline_gflops"]  # (0.000 on a tiny size, -1 for none: no ratio)
         vs = f"{r['gflops'] / base:.2f}x" if base > 0 else "-"
         print(f"| {r['variant']} | {size} | {r['grid']} | {r['ranks']} x {r['threads']} | {r['nb']} | "
               f"{r['ms_median']:.1f} | {r['gflops']:.1f} | {r['gflops'] / (r['ranks'] * r['threads']):.2f} | "
@@ -600,20 +583,18 @@ def tables(src):
     projection_table(folder)
 
 
-def projection_table(folder):
+def projection_table(folder, required=False):
     """The projection's table, from 09_cuda_registers.csv in folder (and the NCCL rows of
     13_distributed_comm.csv there, where there are some)."""
-    comm_path = os.path.join(folder, "13_distributed_comm.csv")
-    if os.path.exists(comm_path):
-        nccl = [r["us_median"] for r in read_csv(comm_path, COMM_HEADER)
-                if r["transport"] == "nccl" and r["bytes"] == 8]
-        if nccl:
-            CLUSTER["alpha_nvlink"] = statistics.median(nccl) * 1e-6
-    rates = kernel_rates(folder)
+    comm = comm_rows(folder)
+    nccl = [r["us_median"] for r in comm if r["transport"] == "nccl" and r["bytes"] == 8]
+    if nccl:
+        CLUSTER["alpha_nvlink"] = statistics.median(nccl) * 1e-6
+    rates = kernel_rates(folder, required)  # (--projection needs it; --table goes without)
     if rates:
         proj = projection(rates)
         print(f"\nalpha within a node: {CLUSTER['alpha_nvlink'] * 1e6:.1f} us"
-              f" ({'the measured NCCL call' if os.path.exists(comm_path) else 'assumed'})")
+              f" ({'the measured NCCL call' if nccl else 'assumed'})")
         print(f"\nThe projection ({CLUSTER['what']}; efficiency against P x {max(r for _, r in rates) / 1e12:.1f} TFLOP/s):\n")
         print("| n | P | SUMMA ms (eff.) | Cannon ms (eff.) | 2.5D ms (eff., c) |")
         print("|---|---|---|---|---|")
@@ -675,15 +656,11 @@ def draw_gpus(ax, ax_model, runs):
                                         label="gamma: local_only_gpu, same grid"))
     ax_model.set_xscale("log")
     ax_model.set_ylim(-15, 5)
-    ax_model.set_xlabel("measured ms (n = 16384, 32768, 65536 on 2 and 4 GPUs)")
+    ax_model.set_xlabel("measured ms (log scale; n = 16K, 32K, 64K on 2 and 4 GPUs)")
     ax_model.set_ylabel("model error, % ((model - measured) / measured)")
     ax_model.set_title("the model (NCCL's alpha and beta of this host) against every run", fontsize=9)
     ax_model.grid(alpha=0.3, which="both")
     ax_model.legend(handles=handles, fontsize=7, loc="lower right")
-
-
-TIMELINE_HEADER = ("stage,variant,m,n,k,grid,ranks,nb,rank,prow,pcol,panel,what,start_ms,end_ms,"
-                   "bytes,git").split(",")
 
 
 def draw_timeline(src, dst, variant="summa_nccl", n=None):
@@ -695,38 +672,34 @@ def draw_timeline(src, dst, variant="summa_nccl", n=None):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    with open(src, newline="", encoding="utf-8") as f:
-        reader = csv.reader(f)
-        if next(reader, []) != TIMELINE_HEADER:
-            fail(f"{src}: not a 13_distributed --timeline CSV")
-        rows = [dict(zip(TIMELINE_HEADER, r)) for r in reader if r]
-    if not rows:
-        fail(f"{src}: no rows")
-    n = n or max(int(r["n"]) for r in rows if r["variant"] == variant)
+    rows = read_rows(src, DISTRIBUTED_TIMELINE, STAGE)
+    n = n or max((r["n"] for r in rows if r["variant"] == variant), default=None)
 
     def run_of(v):
-        got = [r for r in rows if r["variant"] == v and int(r["n"]) == n and r["nb"] == "4096"]
+        got = [r for r in rows if r["variant"] == v and r["n"] == n and r["nb"] == 4096]
         grids = sorted({r["grid"] for r in got})
         return [r for r in got if r["grid"] == grids[0]] if grids else []
 
     main, split = run_of(variant), run_of(variant + "+split4")
     if not main:
         fail(f"{src}: no {variant} rows at n = {n}")
-    ranks = sorted({int(r["rank"]) for r in main})
-    end = max(float(r["end_ms"]) for r in main)
-    first = max(float(r["start_ms"]) for r in main if r["what"] == "gemm" and r["panel"] == "0")
+    ranks = sorted({r["rank"] for r in main})
+    end = max(r["end_ms"] for r in main)
+    first = max((r["start_ms"] for r in main if r["what"] == "gemm" and r["panel"] == 0), default=None)
+    if first is None:
+        fail(f"{src}: no product of panel 0 in the {variant} run at n = {n}")
     fig, axes = plt.subplots(1, 3, figsize=(15.5, 4.2), dpi=110, sharey=True,
                              gridspec_kw={"width_ratios": [2.2, 1, 1]})
     colour = {"bcast_a": "tab:red", "bcast_b": "tab:purple"}
 
     def lanes(ax, spans, x0, x1, tag=""):
         for r in spans:
-            a, b = float(r["start_ms"]), float(r["end_ms"])
-            if b <= x0 or a >= x1 or (r["what"] != "gemm" and r["bytes"] == "0"):
+            a, b = r["start_ms"], r["end_ms"]
+            if b <= x0 or a >= x1 or (r["what"] != "gemm" and r["bytes"] == 0):
                 continue
-            y = 2 * ranks.index(int(r["rank"]))
+            y = 2 * ranks.index(r["rank"])
             if r["what"] == "gemm":
-                c = "tab:blue" if int(r["panel"]) % 2 == 0 else "tab:cyan"
+                c = "tab:blue" if r["panel"] % 2 == 0 else "tab:cyan"
                 ax.broken_barh([(a, b - a)], (y + 0.05, 0.8), color=c)
             else:
                 ax.broken_barh([(a, b - a)], (y + 1.0, 0.8), color=colour[r["what"]])
@@ -743,8 +716,8 @@ def draw_timeline(src, dst, variant="summa_nccl", n=None):
                       f"({len({r['panel'] for r in main})} panels)", fontsize=9)
     lanes(axes[1], main, 0, 3 * first)
     axes[1].set_title(f"the start: panel 0's broadcasts, {first:.1f} ms\nbefore any product", fontsize=9)
-    tail0 = min(float(r["end_ms"]) for r in main if r["what"] == "gemm" and
-                int(r["panel"]) == max(int(x["panel"]) for x in main))
+    tail0 = min((r["end_ms"] for r in main if r["what"] == "gemm" and
+                 r["panel"] == max(x["panel"] for x in main)), default=end)
     lanes(axes[2], main, tail0 - 0.4 * (end - tail0) - 5, end + 2)
     axes[2].set_title(f"the end: the GPUs finish\n{end - tail0:.1f} ms apart", fontsize=9)
     for ax in axes[1:]:
@@ -753,12 +726,19 @@ def draw_timeline(src, dst, variant="summa_nccl", n=None):
     axes[0].legend(handles, ["product, even panel", "product, odd panel", "A's piece (row)",
                              "B's piece (column)"], fontsize=7, loc="upper center", ncol=4,
                    bbox_to_anchor=(0.5, -0.16))
-    if split:
-        f2 = max(float(r["start_ms"]) for r in split if r["what"] == "gemm" and r["panel"] == "0")
+    f2 = max((r["start_ms"] for r in split if r["what"] == "gemm" and r["panel"] == 0), default=None)
+    if f2 is not None:
         axes[1].text(0.98, 0.02, f"--first-split 4: {f2:.1f} ms", transform=axes[1].transAxes,
                      ha="right", fontsize=8)
     fig.suptitle("13_distributed --timeline: where the broadcasts sit against the products",
                  fontsize=10)
+    finish(fig, dst)
+
+
+def finish(fig, dst):
+    """Lay the figure out, write it to dst and say so."""
+    import matplotlib.pyplot as plt
+
     fig.tight_layout()
     fig.savefig(dst)
     plt.close(fig)
@@ -798,7 +778,7 @@ def draw(src, dst):
             ax.set_xscale("log", base=2)
             ax.set_ylim(0, 105)
             ax.set_xlim(1, 4096)
-            ax.set_xlabel("GPUs")
+            ax.set_xlabel(log_label("GPUs"))
             ax.set_ylabel("efficiency, % of P x one GPU's best rate")
             ax.set_title(f"n = {n}: the model on {CLUSTER['gpus_per_node']} H100 a node", fontsize=9)
             ax.grid(alpha=0.3)
@@ -832,10 +812,7 @@ def draw(src, dst):
     if not cpu_model:
         fig.suptitle("13_distributed: SUMMA's cost model (alpha-beta-gamma), and this host's runs",
                      fontsize=10)
-        fig.tight_layout()
-        fig.savefig(dst)
-        plt.close(fig)
-        print(dst)
+        finish(fig, dst)
         return
     ax = axes[-1]
     if checks:
@@ -866,21 +843,18 @@ def draw(src, dst):
         if any(ta for _, _, ta in checks):
             ax.scatter([], [], marker="x", color="k", label="gamma of one rank alone")
         ax.legend(fontsize=7)
-    ax.set_xlabel("measured ms")
-    ax.set_ylabel("model ms")
+    ax.set_xlabel(log_label("measured ms"))
+    ax.set_ylabel(log_label("model ms"))
     device = rows[0]["device"]
     ax.set_title(f"the model against this host's runs\n({device})", fontsize=9)
     ax.grid(alpha=0.3, which="both")
     fig.suptitle("13_distributed: SUMMA's cost model (alpha-beta-gamma)", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(dst)
-    plt.close(fig)
     for r, tl, ta in checks:
         pieces = [f"under load {tl * 1e3:.1f} ms ({error(tl, r['ms_median']):+.1f}%)" if tl else "",
                   f"alone {ta * 1e3:.1f} ms ({error(ta, r['ms_median']):+.1f}%)" if ta else ""]
         print(f"{r['variant']} n={r['n']} {r['grid']} x{r['threads']} nb={r['nb']}: measured "
               f"{r['ms_median']:.1f} ms; model " + ", ".join(p for p in pieces if p))
-    print(dst)
+    finish(fig, dst)
 
 
 def main(src, dst):
@@ -888,23 +862,13 @@ def main(src, dst):
 
 
 if __name__ == "__main__":
+    PROG = "13_distributed/plot.py"
     if len(sys.argv) == 4 and sys.argv[1] == "--timeline":
-        try:
-            draw_timeline(sys.argv[2], sys.argv[3])
-        except (OSError, ValueError, KeyError, csv.Error) as e:
-            print(f"13_distributed/plot.py: {e}", file=sys.stderr)
-            sys.exit(2)
-        sys.exit(0)
-    if len(sys.argv) == 3 and sys.argv[1] in ("--table", "--projection"):
-        try:
-            if sys.argv[1] == "--table":
-                tables(sys.argv[2])
-            elif not os.path.exists(os.path.join(sys.argv[2], "09_cuda_registers.csv")):
-                fail(f"{sys.argv[2]}: no 09_cuda_registers.csv (the kernel's rates by size)")
-            else:
-                projection_table(sys.argv[2])
-        except (OSError, ValueError, KeyError, csv.Error) as e:
-            print(f"13_distributed/plot.py: {e}", file=sys.stderr)
-            sys.exit(2)
-        sys.exit(0)
-    run(main, "13_distributed/plot.py RESULTS/13_distributed.csv OUT.png | --table RESULTS/13_distributed.csv | --projection RESULTS_DIR")
+        guard(PROG, draw_timeline, sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == "--table":
+        guard(PROG, tables, sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "--projection":
+        guard(PROG, projection_table, sys.argv[2], True)
+    else:
+        run(main, f"{PROG} RESULTS/13_distributed.csv OUT.png | --table RESULTS/13_distributed.csv | "
+            "--projection RESULTS_DIR | --timeline RESULTS/13_distributed_timeline.csv OUT.png")

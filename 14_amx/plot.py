@@ -9,7 +9,6 @@ Left: BF16 A and B on one thread, GFLOP/s against n for every variant and MKL's 
 three units' peaks (--peak) dotted. Right: FP32 A, B and C, amx_fp32 against MKL's and OpenBLAS's
 sgemm and the FP32 FMA peak. Medians over the rounds; rows that failed their check are left out.
 """
-import csv
 import os
 import re
 import statistics
@@ -17,7 +16,9 @@ import sys
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from stage_cli import log_axes, run, save  # noqa: E402
+from reader import RESULT, InputError, read_rows, read_text, sibling  # noqa: E402
+from chart_style import Styles, legend_below, log_axes  # noqa: E402
+from stage_cli import passed_square, run, save  # noqa: E402
 
 import matplotlib  # noqa: E402
 
@@ -25,21 +26,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def read(path, needed=False):
-    """The checked square rows of one CSV; [] for a sibling that is not there (needed=False)."""
-    if not needed and not os.path.exists(path):
-        return []
-    with open(path, newline="") as f:
-        return [r for r in csv.DictReader(f) if r["check"] != "FAIL" and r["m"] == r["n"] == r["k"]]
-
-
 def lines(data, threads):
     """{(name, is_library): {n: median GFLOP/s}}: the variants' rows, and each library's own rows"""
     acc = defaultdict(lambda: defaultdict(list))
     for r in data:
-        if int(r["threads"]) == threads:
+        if r["threads"] == threads:
             lib = bool(r["baseline"]) and r["variant"] == r["baseline"].lower()
-            acc[(r["baseline"] if lib else r["variant"], lib)][int(r["n"])].append(float(r["gflops"]))
+            acc[(r["baseline"] if lib else r["variant"], lib)][r["n"]].append(r["gflops"])
     return {v: {n: statistics.median(g) for n, g in sorted(d.items())} for v, d in acc.items()}
 
 
@@ -50,7 +43,7 @@ def peaks(folder):
     path = os.path.join(folder, "14_runs", "peak.txt")
     names = {"VFMADD231PS": "FP32 FMA", "VDPBF16PS": "VDPBF16PS", "TDPBF16PS": "TDPBF16PS"}
     if os.path.exists(path):
-        for line in open(path):
+        for line in read_text(path).splitlines():
             m = re.match(r"(\S+) .*?\s([0-9.]+) GFLOP/s", line)
             if m and m.group(1) in names:
                 key = names[m.group(1)]
@@ -69,30 +62,33 @@ STYLE = {"simd": ("05's FP32 kernel (simd)", "tab:gray", "o"),
 
 
 def panel(ax, data, title, variants, peak_lines):
-    for (name, lib), line in lines(data, 1).items():
+    styles = Styles()  # each variant its own colour; each library a dash and colour of its own
+    for label, value, color in peak_lines:
+        ax.axhline(value, **styles.take((color,), (":",)), linewidth=1)
+        ax.text(1000, value * 1.04, f"{label} peak {value:.0f} (--peak)", fontsize=7, color=color)
+    for (name, lib), line in sorted(lines(data, 1).items(), key=lambda kv: kv[0][1]):
         if not lib and name in variants:
             label, color, marker = STYLE[name]
-            ax.plot(list(line), list(line.values()), marker=marker, color=color, label=label)
+            ax.plot(list(line), list(line.values()), marker=marker,
+                    **styles.take((color,), ("-",)), label=label)
         elif lib:
-            ax.plot(list(line), list(line.values()), "--", color="black" if "MKL" in name else "tab:brown",
-                    marker=".", label=name + " (library)")
-    for label, value, color in peak_lines:
-        ax.axhline(value, linestyle=":", color=color, linewidth=1)
-        ax.text(1000, value * 1.04, f"{label} peak {value:.0f} (--peak)", fontsize=7, color=color)
+            ax.plot(list(line), list(line.values()), **styles.library(name), marker=".",
+                    label=name + " (library)")
     sizes = sorted({n for line in lines(data, 1).values() for n in line})
-    log_axes(ax, sizes, [str(n) for n in sizes])  # the sizes measured as numbers (1024, not 2^10)
-    ax.set_xlabel("n (M = N = K)")
-    ax.set_ylabel("GFLOP/s, one thread")
+    # the sizes measured as numbers (1024, not 2^10)
+    log_axes(ax, sizes, [str(n) for n in sizes], xlabel="n (M = N = K)", ylabel="GFLOP/s, one thread")
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
+    legend_below(ax, below=32, ncol=2, fontsize=7)  # under the axes: it covered the 4096 ends
 
 
 def main(csv_path, png):
     folder = os.path.dirname(csv_path)
-    bf16, fp32 = read(csv_path, needed=True), read(os.path.join(folder, "14_amx_fp32.csv"))
+    bf16 = list(passed_square(read_rows(csv_path, RESULT, stage="14_amx"), csv_path))
+    fp32 = list(passed_square(sibling(csv_path, "14_amx_fp32.csv", RESULT, stage="14_amx"),
+                              os.path.join(folder, "14_amx_fp32.csv")))
     if not bf16:
-        raise ValueError(f"{csv_path}: no checked rows of square sizes")
+        raise InputError(f"{csv_path}: no checked rows of square sizes")
     pk = peaks(folder)
     device = bf16[0]["device"]
     # the FP32 panel only where bench.sh wrote its CSV (make run writes the BF16 one alone)

@@ -22,23 +22,26 @@ Charts written (each path is printed on stdout):
                          the baseline library (dashed) and the measured FMA peak
                          (dotted). <stage>_t<T>.png when the stage ran at several
                          thread counts; _<device> is added when several devices did.
-    progression.png      the best variant of each stage at --size, as bars
+    progression.png      the best variant of each stage at --size, as bars (best: the highest
+                         ratio to the library timed beside it, where all have one against
+                         one library; else the most GFLOP/s)
     progression_sizes.png  the best variant of each stage against size
     When both CPU and GPU results are given, the progression charts are split into
     progression_cpu*.png and progression_gpu*.png (a cuBLAS baseline means GPU);
     with several devices of one kind, one set per device (_<device> added).
     Progression charts have a log GFLOP/s axis; a stage chart has one when its
-    lines are more than 30x apart.
+    lines are more than 30x apart; every log axis says so in its label. No two
+    lines of a chart share colour and dash (plots/chart_style.py): variants
+    solid, each library dashed in its own colour and dash; legends below the axes.
 
 Rows with check FAIL are left out (with a warning on stderr). Line charts need
 square problems (m = n = k, plotted at n); other shapes are left out with a note.
 Repeated rows of one variant, size and thread count are combined by their median.
-Bad input (a missing file, an unknown header, no rows) exits with status 2.
+Bad input (a missing file; a CSV that is binary, cut off, damaged or of an unknown header,
+plots/reader.py; no rows) exits with status 2.
 """
 import argparse
-import csv
 import glob
-import math
 import os
 import re
 import statistics
@@ -49,27 +52,18 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, ScalarFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-RESULT_HEADER_18 = ("stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,"
-                    "baseline_gflops,max_err_ratio,check,device,compiler,git,date").split(",")
-# since the harness reports the machine's load and the ratios' spread: two columns more
-RESULT_HEADER = RESULT_HEADER_18 + ["load", "ratio_spread"]
-PEAK_HEADER = "device,measure,threads,value,unit,date".split(",")
+from chart_style import (Styles, legend_below, log_y as log_y_axis, odd_sizes_key,  # noqa: E402
+                         plot_by_size, size_axis)
+from reader import PEAK, RESULT, InputError, OtherSchema, read  # noqa: E402  (plots/reader.py)
+
 PEAK_NAMES = {"fma_scalar": "scalar FMA", "fma_avx2": "AVX2 FMA",
               "fma_avx512": "AVX-512 FMA", "fp32_fma": "FP32 FMA"}
 GPU_BASELINES = ("cublas", "cublasxt")
 BUSY_CORES = 0.5  # the harness's mark (common/bench.h): a row measured under this much load
 BF16_STAGES = re.compile(r"^(12|14)_")  # stages whose default run multiplies BF16 inputs
 FP32_MODE = re.compile(r"tf32|^amx_fp32|^amx_bf16x")  # their --fp32 variants
-
-
-class InputError(Exception):
-    """Bad input: reported on one line, exit status 2."""
-
-
-class OtherSchema(InputError):
-    """A CSV with another header: an error when named, skipped when found in a folder."""
 
 
 # ---------------------------------------------------------------- reading
@@ -91,48 +85,11 @@ def csv_files(paths):
     return files
 
 
-def number(text, kind, where, empty=None):
-    """Parse one CSV field as kind (int or float); empty gives `empty` if allowed."""
-    if text == "" and empty is not None:
-        return empty
-    try:
-        value = kind(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value):
-        raise InputError(f"{where}: not a number: {text!r}")
-    return value
-
-
 def read_csv(path):
-    """Return ('result' | 'peak', rows) with the numeric fields converted."""
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        reader = csv.reader(f)
-        header = [h.strip() for h in next(reader, [])]
-        if header not in (RESULT_HEADER, RESULT_HEADER_18, PEAK_HEADER):
-            raise OtherSchema(f"{path}: not a result or peak CSV (header {','.join(header)!r})")
-        kind = "peak" if header == PEAK_HEADER else "result"
-        rows = []
-        for line, fields in enumerate(reader, start=2):
-            if not fields:
-                continue
-            where = f"{path}:{line}"
-            if len(fields) != len(header):
-                raise InputError(f"{where}: {len(fields)} fields, expected {len(header)}")
-            row = {h: v.strip() for h, v in zip(header, fields)}
-            if kind == "result":
-                for key in ("m", "n", "k"):
-                    row[key] = number(row[key], int, where)
-                row["threads"] = number(row["threads"], int, where, empty=1)
-                row["gflops"] = number(row["gflops"], float, where)
-                row["baseline_gflops"] = number(row["baseline_gflops"], float, where, empty=-1.0)
-                # cores other processes took while the row was measured (-1: not recorded)
-                row["load"] = number(row.get("load", ""), float, where, empty=-1.0)
-            else:
-                row["threads"] = number(row["threads"], int, where, empty=1)
-                row["value"] = number(row["value"], float, where)
-            rows.append(row)
-    return kind, rows
+    """('result' | 'peak', rows) with the numeric fields converted (plots/reader.py); a header
+    alone gives no rows (load() refuses a run with no result rows at all)."""
+    schema, rows = read(path, (RESULT, PEAK), need_rows=False)
+    return ("peak" if schema is PEAK else "result"), rows
 
 
 def load(paths):
@@ -144,7 +101,7 @@ def load(paths):
     for path, named in csv_files(paths):
         try:
             kind, rows = read_csv(path)
-        except OtherSchema as e:
+        except OtherSchema:
             if named:
                 raise
             print(f"plot.py: skipping {path}: another schema (a stage's own CSV)", file=sys.stderr)
@@ -275,57 +232,39 @@ def new_axes(title, subtitle, ylabel="GFLOP/s"):
     return fig, ax
 
 
-def size_axis(ax):
-    """Log2 x axis labelled with plain sizes (64, 128, ...)."""
-    ax.set_xscale("log", base=2)
-    ax.xaxis.set_major_formatter(ScalarFormatter())
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_xlabel("matrix size n (m = n = k)")
-
-
-def draw_baselines(ax, rows, gpu, at=None, with_threads=True):
-    """Each baseline library (black, then grey for a second one such as cuBLAS with
-    transfers; dashed for the most threads, dash-dot for fewer) against size, or as a
-    horizontal line at its value for size `at`."""
+def draw_baselines(ax, styles, rows, gpu, with_threads=True):
+    """Each baseline library against size, dashed: a colour for each library (OpenBLAS black,
+    BLIS grey, ...) and a dash for each of its cores and thread counts (chart_style.Styles), so
+    that no two share a style. Returns (every value drawn, the odd sizes drawn apart)."""
     lines = baseline_lines(rows)
     busy = {r["n"] for r in rows if r.get("load", -1) >= BUSY_CORES}
-    most = max((t for _, t in lines), default=0)
-    shade = {name: ("black", "dimgray", "darkgray")[i % 3]
-             for i, name in enumerate(sorted({name for name, _ in lines}))}
-    for (name, threads), line in lines.items():
-        style = "--" if threads == most else "-."
-        label = name + (threads_suffix(threads, gpu) if with_threads else "")
-        if at is None:
-            sizes = sorted(line)
-            ax.plot(sizes, [line[s] for s in sizes], style, color=shade[name], label=label)
-            # timed alternately with the variants: under the same load, so hollow where they are
-            marked = [s for s in sizes if s in busy]
-            if marked:
-                ax.plot(marked, [line[s] for s in marked], "o", mfc="white", mec=shade[name],
-                        zorder=3)
-        else:
-            n = pick_size(line, at)
-            ax.axhline(line[n], linestyle=style, color=shade[name], label=f"{label}, n={n}")
-    return [g for line in lines.values() for g in line.values()]
+    odd = []
+    for (name, threads), line in sorted(lines.items(), key=lambda kv: (kv[0][0], -kv[0][1])):
+        style = styles.library(name)
+        sizes = sorted(line)
+        odd += plot_by_size(ax, line, name + (threads_suffix(threads, gpu) if with_threads else ""),
+                            marker=None, **style)[1]
+        # timed alternately with the variants: under the same load, so hollow where they are
+        marked = [s for s in sizes if s in busy]
+        if marked:
+            ax.plot(marked, [line[s] for s in marked], "o", mfc="white", mec=style["color"],
+                    zorder=3)
+    return [g for line in lines.values() for g in line.values()], odd
 
 
-def draw_peak(ax, peak):
+def draw_peak(ax, styles, peak):
     """The measured FMA peak (make peak) as a dotted red line."""
     if peak:
-        ax.axhline(peak[0], linestyle=":", color="tab:red", linewidth=1.5, label=peak[1])
+        ax.axhline(peak[0], **styles.take(("tab:red",), (":",)), linewidth=1.5, label=peak[1])
 
 
 def save(fig, ax, out_dir, name, log_y):
     if log_y:
-        ax.set_yscale("log")
-        # a labelled tick at 1, 2 and 5 of each decade: within one decade there are still three
-        ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda g, _: gflops_text(g)))
-        ax.yaxis.set_minor_formatter(NullFormatter())
+        log_y_axis(ax, ax.get_ylabel(), gflops_text)
     else:
         ax.set_ylim(bottom=0)
-    # Below the axes, so that the legend never hides a line.
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3)
+    widest = max((len(t) for t in ax.get_legend_handles_labels()[1]), default=0)
+    legend_below(ax, ncol=3 if 3 * widest <= 120 else 2)  # so that it never hides a line
     path = os.path.join(out_dir, name)
     fig.savefig(path, bbox_inches="tight")  # the legend below the axes too, however wide
     plt.close(fig)
@@ -367,40 +306,57 @@ def plot_stage(rows, peaks, out_dir, name):
     r0, gpu = rows[0], is_gpu(rows)
     fig, ax = new_axes(f"{r0['stage']}: GFLOP/s by size{threads_suffix(r0['threads'], gpu)}",
                        r0["device"] or "unknown device")
+    styles = Styles()
     values = []
     busy = {(r["variant"], r["n"]) for r in rows if r.get("load", -1) >= BUSY_CORES}
+    odd = []  # sizes drawn as points of their own (1000 beside 1024)
     for variant, line in sorted(variant_lines(rows).items()):
         sizes = sorted(line)
-        drawn = ax.plot(sizes, [line[s] for s in sizes], "o-", label=variant)
+        drawn, more = plot_by_size(ax, line, variant, **styles.variant())
+        odd += more
         values += line.values()
         marked = [s for s in sizes if (variant, s) in busy]
         if marked:  # measured while others took a core: hollow, so a reader discounts it
             ax.plot(marked, [line[s] for s in marked], "o", mfc="white",
-                    mec=drawn[0].get_color(), zorder=3)
+                    mec=drawn.get_color(), zorder=3)
     if busy:
         ax.plot([], [], "o", color="black", mfc="white", mec="black",
                 label=f"hollow: measured while other processes took {BUSY_CORES}+ cores")
-    values += draw_baselines(ax, rows, gpu, with_threads=False)
+    drawn, more = draw_baselines(ax, styles, rows, gpu, with_threads=False)
+    values += drawn
+    odd_sizes_key(ax, odd + more)
     peak = peak_line(peaks, r0["device"], r0["threads"], gpu)
-    draw_peak(ax, peak)
+    draw_peak(ax, styles, peak)
     values = [v for v in values + ([peak[0]] if peak else []) if v > 0]
     size_axis(ax)
     # A naive loop and a tuned library differ by 100x: a log axis keeps both visible.
     save(fig, ax, out_dir, name, log_y=bool(values) and max(values) > 30 * min(values))
 
 
+BEST_RULE = "best: the highest ratio to the library timed beside it (else the most GFLOP/s)"
+
+
 def best_per_stage(rows, want):
-    """{stage: (variant, threads, n, GFLOP/s)}: the fastest variant at size `want`."""
+    """{stage: (variant, threads, n, GFLOP/s)}: each stage's best variant at size `want` (or the
+    nearest size measured), with its median GFLOP/s there. Best: the highest ratio to the library
+    timed alternately with it, where every variant measured there has one against the same
+    library; else the most GFLOP/s. On a shared machine GFLOP/s measured minutes apart move
+    with the load and the ratios taken side by side do not: at 1024 chapter 02's ikj ran at 0.126
+    of OpenBLAS and transposed_simd at 0.101, though their GFLOP/s read 9.3 and 11.3. The
+    README's table names the same variant (tests/readme_progression.py)."""
     best = {}
     for stage in sorted({r["stage"] for r in rows}):
         mine = [r for r in rows if r["stage"] == stage and not is_baseline_row(r)]
         if not mine:
             continue
         n = pick_size({r["n"] for r in mine}, want)
-        g = median_by([r for r in mine if r["n"] == n],
-                      lambda r: (r["variant"], r["threads"]), lambda r: r["gflops"])
-        (variant, threads), gflops = max(g.items(), key=lambda kv: kv[1])
-        best[stage] = (variant, threads, n, gflops)
+        at = [r for r in mine if r["n"] == n]
+        key = lambda r: (r["variant"], r["threads"])  # noqa: E731
+        gflops = median_by(at, key, lambda r: r["gflops"])
+        paired = len({r["baseline"] for r in at}) == 1 and all(r["baseline_gflops"] > 0 for r in at)
+        score = median_by(at, key, lambda r: r["gflops"] / r["baseline_gflops"]) if paired else gflops
+        variant, threads = max(score, key=score.get)
+        best[stage] = (variant, threads, n, gflops[(variant, threads)])
     return best
 
 
@@ -458,20 +414,27 @@ def best_library(rows, want, gpu):
     return best
 
 
-def draw_progression_panel(ax, title, rows, peaks, want, gpu):
-    """Bars: each stage's best variant at size want (or the nearest measured) in rows; GPU
-    stage 12 shows each of its variants (the climb). One line for the best library measured
-    beside them, and the ceiling that bounds them, each named in the legend."""
-    best = best_per_stage(rows, want)
-    bars = []  # (tick label, GFLOP/s, n)
-    for stage, (variant, threads, n, g) in best.items():
+def progression_bars(rows, want, gpu):
+    """[(stage, variant, GFLOP/s, n)]: the bars of one progression panel, each stage's best
+    variant at size want (or the nearest measured) in rows; GPU stage 12 gives each of its
+    variants (the climb)."""
+    bars = []
+    for stage, (variant, threads, n, g) in best_per_stage(rows, want).items():
         if gpu and stage.startswith("12_") and rows and rows[0].get("family") == "bf16":
             for v, line in sorted(variant_lines([r for r in rows if r["stage"] == stage]).items(),
                                   key=lambda kv: kv[1].get(pick_size(kv[1], want), 0)):
                 m = pick_size(line, want)
-                bars.append((f"{stage[:2]}: {v}", line[m], m))
+                bars.append((stage, v, line[m], m))
         else:
-            bars.append((f"{stage}\n{variant}", g, n))
+            bars.append((stage, variant, g, n))
+    return bars
+
+
+def draw_progression_panel(ax, title, rows, peaks, want, gpu):
+    """Bars: progression_bars(). One line for the best library measured beside them, and the
+    ceiling that bounds them, each named in the legend."""
+    bars = [(f"{stage[:2]}: {v}" if gpu and stage.startswith("12_") and rows[0].get("family") == "bf16"
+             else f"{stage}\n{v}", g, n) for stage, v, g, n in progression_bars(rows, want, gpu)]
     heights = [b[1] for b in bars]
     drawn = ax.bar(range(len(bars)), heights, color="tab:blue", width=0.6)
     labels = [gflops_text(g) + (f"\nn={n}" if n != want else "") for _, g, n in bars]
@@ -510,25 +473,34 @@ def draw_progression_panel(ax, title, rows, peaks, want, gpu):
         ax.legend(fontsize=7, loc="upper left")
 
 
-def plot_progression(rows, peaks, out_dir, suffix, want):
-    """The best variant of each stage at one size, a panel per thread count (CPU) or per kind
-    of arithmetic (GPU), each against the best library measured there and its ceiling.
-    rows: one device's rows, of one kind (CPU or GPU)."""
-    gpu, device = is_gpu(rows), rows[0]["device"] or "unknown device"
+def progression_chart(rows, want, gpu):
+    """[(title, rows)]: the panels the progression chart of one device draws, [] for none."""
     # (a thread count that only one stage ran, 04's sweep to 3 threads, is no progression)
     panels = [(t, p) for t, p in progression_panels(rows, gpu) if best_per_stage(p, want)]
     several = [(t, p) for t, p in panels if len(best_per_stage(p, want)) >= 2 or t.startswith("BF16")]
     if not gpu and several:
         panels = several
     if not [t for t, _ in panels if not t.startswith("several GPUs")]:
-        return  # only the baseline's rows, or only stage 10 (its own chart): nothing to add
+        return []  # only the baseline's rows, or only stage 10 (its own chart): nothing to add
+    return panels
+
+
+def plot_progression(rows, peaks, out_dir, suffix, want):
+    """The best variant of each stage at one size, a panel per thread count (CPU) or per kind
+    of arithmetic (GPU), each against the best library measured there and its ceiling.
+    rows: one device's rows, of one kind (CPU or GPU)."""
+    gpu, device = is_gpu(rows), rows[0]["device"] or "unknown device"
+    panels = progression_chart(rows, want, gpu)
+    if not panels:
+        return
     widths = [max(3, len(best_per_stage(p, want)) + (4 if gpu and "BF16" in t else 0))
               for t, p in panels]
     fig, axes = plt.subplots(1, len(panels), figsize=(max(8, 1.15 * sum(widths) + 2), 5.6),
                              dpi=120, layout="constrained", squeeze=False,
                              gridspec_kw={"width_ratios": widths})
     fig.suptitle(f"Progression ({'GPU' if gpu else 'CPU'}): the best variant of each stage, "
-                 f"n={want} (or the nearest measured size, marked)\n{device}", fontsize=11)
+                 f"n={want} (or the nearest measured size, marked)\n{BEST_RULE}\n{device}",
+                 fontsize=11)
     for ax, (title, mine) in zip(axes[0], panels):
         draw_progression_panel(ax, title, mine, peaks, want, gpu)
     path = os.path.join(out_dir, f"progression{suffix}.png")
@@ -546,24 +518,23 @@ def plot_progression_sizes(rows, peaks, out_dir, suffix, want):
     if not best:
         return
     fig, ax = new_axes(f"Progression ({'GPU, FP32' if gpu else 'CPU'}): each stage's best "
-                       f"variant at n={want} (or nearest), by size", device)
-    used_threads = set()
+                       f"variant at n={want} (or nearest), by size\n{BEST_RULE}", device)
+    styles, used_threads, odd = Styles(), set(), []
     for stage, (variant, threads, _, _) in best.items():
         line = variant_lines([r for r in rows if r["stage"] == stage
                               and r["threads"] == threads])[variant]
-        sizes = sorted(line)
-        ax.plot(sizes, [line[s] for s in sizes], "o-",
-                label=f"{stage}: {variant}{threads_suffix(threads, gpu)}")
+        odd += plot_by_size(ax, line, f"{stage}: {variant}{threads_suffix(threads, gpu)}",
+                            **styles.variant())[1]
         used_threads.add(threads)
-    for t in sorted(used_threads):  # one line a thread count: the best library measured there
+    for t in sorted(used_threads, reverse=True):  # a line a thread count: the best library there
         mine = [r for r in rows if r["threads"] == t]
         lib = best_library(mine, want, gpu)
         if lib:
-            line = baseline_lines(mine)[(lib[0], t)]
-            sizes = sorted(line)
-            ax.plot(sizes, [line[n] for n in sizes], "--" if t == max(used_threads) else "-.",
-                    color="black", label=f"best library: {lib[0]}{threads_suffix(t, gpu)}")
-    draw_peak(ax, device_peak(rows, peaks, gpu))
+            odd += plot_by_size(ax, baseline_lines(mine)[(lib[0], t)],
+                                f"best library: {lib[0]}{threads_suffix(t, gpu)}", marker=None,
+                                **styles.library(lib[0]))[1]
+    draw_peak(ax, styles, device_peak(rows, peaks, gpu))
+    odd_sizes_key(ax, odd)
     size_axis(ax)
     save(fig, ax, out_dir, f"progression{suffix}_sizes.png", log_y=True)
 
@@ -584,19 +555,26 @@ def plot_stages(rows, peaks, out_dir):
         plot_stage(mine, peaks, out_dir, name + ".png")
 
 
-def plot_progressions(rows, peaks, out_dir, want):
-    """Progression charts per kind (CPU, GPU: 1000x apart) and per device.
-    want: the bar chart's size, or None for each kind's default."""
+def progression_groups(rows, want):
+    """[(suffix, size, rows)]: a progression chart per kind (CPU, GPU: 1000x apart) and per
+    device, its file name's suffix and its bars' size (want, or None: each kind's default)."""
     groups = defaultdict(list)  # (kind, device) -> rows
     for key in {(r["stage"], r["device"]) for r in rows}:
         mine = [r for r in rows if (r["stage"], r["device"]) == key]
         groups[("gpu" if is_gpu(mine) else "cpu", key[1])] += mine
     kinds = {kind for kind, _ in groups}
+    out = []
     for (kind, device), mine in sorted(groups.items()):
         several_devices = len([k for k, _ in groups if k == kind]) > 1
         suffix = ((f"_{kind}" if len(kinds) > 1 else "")
                   + (f"_{slug(device)}" if several_devices else ""))
-        n = want or (4096 if kind == "gpu" else 1024)
+        out.append((suffix, want or (4096 if kind == "gpu" else 1024), mine))
+    return out
+
+
+def plot_progressions(rows, peaks, out_dir, want):
+    """The progression charts of progression_groups()."""
+    for suffix, n, mine in progression_groups(rows, want):
         plot_progression(mine, peaks, out_dir, suffix, n)
         plot_progression_sizes(mine, peaks, out_dir, suffix, n)
 
@@ -616,7 +594,7 @@ def main():
             raise InputError(f"--size {args.size}: must be at least 1")
         results, peaks = load(args.paths)
         rows = plottable(results)
-    except (InputError, OSError, UnicodeDecodeError, csv.Error) as e:
+    except (InputError, OSError) as e:
         print(f"plot.py: {e}", file=sys.stderr)
         return 2
     try:

@@ -4,9 +4,12 @@
     if __name__ == "__main__":
         run(main, "03_tiling/plot.py RESULTS.csv OUT.png")
 
-Bad input (wrong arguments, a missing or unreadable CSV, a column or value that is not there)
-is one line on stderr and exit status 2, as for every program of this repository; main(src, dst)
-itself is called with the two arguments, and saves its figure with save(fig, src, dst).
+main(src, dst) is called with the two arguments, reads its CSVs through plots/reader.py (the
+reader plots/plot.py uses: read_rows(src, RESULT, stage=...)) before it draws anything, and
+saves its figure with save(fig, src, dst). Bad input (wrong arguments, a missing, binary, cut
+off, empty or damaged CSV, another stage's or another schema's, a required sibling missing) is
+one line on stderr and exit status 2, as for every program of this repository, and no chart is
+written.
 
 A CSV that lacks what the chart needs (03's without a tile sweep, 04's without 1-thread rows)
 would leave a panel empty: save() then writes nothing and exits 77 ("skipped") with the reason,
@@ -14,6 +17,27 @@ and `make run` keeps the generic chart that plots/plot.py drew under the same na
 """
 import csv
 import sys
+
+from reader import InputError
+
+
+def split_tile(variant):
+    """("tiled", 64) from a blocked variant's row name "tiled/64" (03's and 04's tile sweeps);
+    ("ikj", None) from "ikj"."""
+    name, _, tile = variant.partition("/")
+    if tile and not tile.isdigit():
+        raise InputError(f"variant {variant!r}: after the / comes a tile size, not {tile!r}")
+    return name, int(tile) if tile else None
+
+
+def passed_square(rows, path):
+    """The rows of square problems (m = n = k) that did not FAIL their check; each FAIL row is
+    named on stderr."""
+    for r in rows:
+        if r["check"] == "FAIL":
+            print(f"{path}: leaving out a FAIL row of {r['variant']}", file=sys.stderr)
+        elif r["m"] == r["n"] == r["k"]:
+            yield r
 
 
 def has_data(ax):
@@ -32,31 +56,21 @@ def save(fig, src, dst, **kwargs):
     print(dst)
 
 
-def log_axes(ax, xs, labels, fontsize=None):
-    """Both axes logarithmic (x in powers of two): an x tick at each value measured, written as
-    `labels` says (1024, 4K), not at the powers of two between them; y ticks at 1, 2 and 5 of each
-    decade, written as numbers (not 4x10^0)."""
-    import matplotlib.ticker as ticker
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    if xs:
-        ax.set_xticks(xs, labels, fontsize=fontsize)
-        ax.xaxis.set_minor_locator(ticker.NullLocator())
-    ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
-    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
-
-
 def run(main, usage):
+    """main(src, dst) from the command line; bad input: its one line on stderr, exit status 2."""
     if len(sys.argv) != 3:
         print(f"usage: {usage}", file=sys.stderr)
         sys.exit(2)
-    src, dst = sys.argv[1], sys.argv[2]
+    guard(usage.split()[0], main, *sys.argv[1:])
+
+
+def guard(prog, fn, *args):
+    """fn(*args), with bad input reported on one line (prog: ...) and exit status 2."""
     try:
-        main(src, dst)
+        fn(*args)
     except KeyError as e:
-        print(f"{usage.split()[0]}: {src}: no column or value {e}", file=sys.stderr)
+        print(f"{prog}: {args[0]}: no column or value {e}", file=sys.stderr)
         sys.exit(2)
-    except (OSError, ValueError, csv.Error, UnicodeDecodeError) as e:
-        print(f"{usage.split()[0]}: {e}", file=sys.stderr)
+    except (InputError, OSError, ValueError, csv.Error, UnicodeDecodeError) as e:
+        print(f"{prog}: {e}", file=sys.stderr)
         sys.exit(2)

@@ -1,8 +1,14 @@
 #!/bin/sh
 # test_plot.sh: plots/plot.py on the CSV fixture in tests/fixtures/results.
 # Checks that every expected chart is written as a PNG, that FAIL rows are
-# skipped with a warning, and that bad input exits with status 2; then the
-# charts of a small `make run` (tests/test_run_charts.sh): no empty panel.
+# skipped with a warning, and that bad input exits with status 2; that every
+# stage's own plot.py refuses bad CSVs (cut off, binary, empty, damaged,
+# another stage's or schema's) the same way, through plots/reader.py; that no
+# two lines of a chart share colour and dash; that tests/chart-check finds the
+# faults planted in a chart; that the README's table names what the progression
+# chart draws (tests/readme_progression.py); then the charts of a small `make run`
+# (tests/test_run_charts.sh) and of `make plots`, judged by tests/chart-check: no
+# empty panel, no two lines in one style, no legend over data, no log axis unsaid.
 # Prints one PASS:/FAIL: line per check; exits 1 if any failed, 77 if no
 # Python with matplotlib is found (the "skipped" convention of make test).
 # Usage: sh tests/test_plot.sh   (from the repository root or anywhere)
@@ -91,6 +97,78 @@ print(seen)' "$fixture/01_naive.csv" 2>&1)
 check "busy rows: the variant and its baseline hollow, in the legend; quiet rows neither (got $hollow_got)" \
     [ "$hollow_got" = "[(False, 0), (True, 2)]" ]
 
+# Lines told apart: a stage chart of many variants and libraries (two OpenBLAS cores, BLIS, MKL;
+# the 05_simd charts once drew BLIS-haswell and OpenBLAS-Haswell both black and dashed) and the
+# progression by size with two thread counts: every line named in the legend has a colour and
+# dash of its own. (lines named, distinct (colour, dash) pairs) of each chart, from matplotlib's
+# objects:
+styles_got=$(cd "$root/plots" && "$PY" -c '
+import matplotlib.colors as mc, plot
+libs = ["OpenBLAS", "OpenBLAS-Haswell", "OpenBLAS-Cooperlake(SkylakeX)", "OpenBLAS-SkylakeX",
+        "BLIS-haswell", "BLIS-zen3", "MKL-avx2", "MKL-avx512"]
+def row(stage, variant, n, g, threads=1, base="", bg=-1.0):
+    return dict(stage=stage, variant=variant, m=n, n=n, k=n, threads=threads, gflops=g, baseline=base,
+                baseline_gflops=bg, load=-1.0, check="PASS", device="fixture-cpu")
+rows = [row("05_simd", f"v{i:02d}", n, i + n / 100, base="OpenBLAS", bg=100.0)
+        for i in range(23) for n in (256, 512, 1024)]
+rows += [row("05_simd", lib.lower(), n, 50 + j + n / 100, base=lib) for j, lib in enumerate(libs)
+         for n in (256, 512, 1024)]
+prog = [row(s, v, n, g * t * t, threads=t, base="BLIS-haswell", bg=60.0 * t) for t in (1, 2)
+        for s, v, g in (("01_naive", "ijk", 1), ("03_tiling", "tiled", 10), ("05_simd", "simd", 50))
+        for n in (256, 1024) if t == 1 or s != "01_naive"]  # (01 on one thread, 03 and 05 on two)
+prog += [row("05_simd", lib.lower(), n, 60.0 * t + j, threads=t, base=lib) for t in (1, 2)
+         for j, lib in enumerate(("OpenBLAS", "BLIS-haswell")) for n in (256, 1024)]
+seen = []
+def save(fig, ax, out_dir, name, log_y):  # stands in for plot.save: the lines as drawn
+    named = [l for l in ax.lines if l.get_linestyle() != "None" and not l.get_label().startswith("_")]
+    pairs = {(mc.to_rgba(l.get_color()), l.get_linestyle(), l._unscaled_dash_pattern) for l in named}
+    seen.append((len(named), len(pairs)))
+plot.save = save
+plot.plot_stage(rows, [], "-", "stage")
+plot.plot_progression_sizes(prog, [], "-", "", 1024)
+print(seen)' 2>&1)
+check "every line of a chart in a style of its own: 23 variants and 8 libraries, and a progression on 1 and 2 threads (got $styles_got)" \
+    [ "$styles_got" = "[(31, 31), (5, 5)]" ]
+
+# tests/chart-check judges a chart by its matplotlib objects: planted faults (two lines in one
+# style, a legend over the data, a log axis that does not say so) are each found, and a clean
+# chart passes.
+PYTHONPATH="$root/tests/chart-check" CHART_CHECK_LOG="$tmp/planted.log" "$PY" -c '
+import sys
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+def chart(name, dash, xlabel, **legend):
+    fig, ax = plt.subplots()
+    ax.plot([1, 2, 4, 8], [1, 2, 3, 4], "k--", label="OpenBLAS-Haswell")
+    ax.plot([1, 2, 4, 8], [2, 3, 4, 5], "k" + dash, label="BLIS-haswell")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("GFLOP/s")
+    ax.set_title(name)
+    ax.legend(**legend)
+    fig.savefig(f"{sys.argv[1]}/{name}.png", bbox_inches="tight")
+chart("planted", "--", "n", loc="center")  # one style twice, the legend over the lines
+chart("clean", ":", "n (log scale)", loc="upper center", bbox_to_anchor=(0.5, -0.15))
+' "$tmp" >/dev/null 2>&1
+planted=$(awk -F'\t' '$1 ~ /planted.png$/ {print $3}' "$tmp/planted.log" 2>/dev/null)
+for fault in "same style" "legend covers" "log unsaid x"; do
+    check "tests/chart-check finds a planted '$fault' (got: $planted)" \
+        sh -c 'case $1 in *"$2"*) exit 0 ;; esac; exit 1' - "$planted" "$fault"
+done
+check "tests/chart-check passes a clean chart" \
+    [ "$(awk -F'\t' '$1 ~ /clean.png$/ {print $3}' "$tmp/planted.log" 2>/dev/null)" = - ]
+
+# The README's chapter table against the progression charts it shows: the same variant and the
+# same rate for each stage whose headline quotes one at the chart's size (tests/readme_progression.py).
+"$PY" "$root/tests/readme_progression.py" >"$tmp/readme.out" 2>&1
+rc=$?
+cat "$tmp/readme.out"
+passed=$((passed + $(grep -c '^PASS:' "$tmp/readme.out")))
+failed=$((failed + $(grep -c '^FAIL:' "$tmp/readme.out")))
+[ $rc -eq 0 ] || grep -q '^FAIL:' "$tmp/readme.out" ||
+    { echo "FAIL: tests/readme_progression.py exited $rc"; failed=$((failed + 1)); }
+
 # Bad input: one line on stderr, exit status 2, nothing written.
 head -n 1 "$fixture/01_naive.csv" >"$tmp/empty.csv"
 printf 'stage,variant,size,gflops\n01_naive,ijk,64,1.5\n' >"$tmp/wrong.csv"
@@ -118,6 +196,106 @@ for s in 03_tiling 04_threads 10_cuda_multigpu 11_gf256; do
     check "$s/plot.py on a wrong header exits 2" stage_exits_2 $s "$tmp/wrong.csv" "$tmp/stage.png"
 done
 
+# Every stage's own plot.py reads its CSVs through plots/reader.py, the reader plots/plot.py uses,
+# and refuses what is not a whole CSV of its stage: one line on stderr, exit 2, nothing on stdout,
+# no chart. The bad inputs are made from a committed CSV of the stage (results/*/NN_topic.csv),
+# each alone in a folder (a sibling file is read from the CSV's folder).
+refuses() { # refuses NN_topic CSV [ARGS...]: the stage's plot.py on CSV exits 2, one line, no PNG
+    s=$1 src=$2
+    shift 2
+    rm -f "$tmp/stage.png"
+    "$PY" "$root/$s/plot.py" "$@" "$src" "$tmp/stage.png" >"$tmp/bad.out" 2>"$tmp/bad.err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/bad.err")" -eq 1 ] && [ ! -s "$tmp/bad.out" ] &&
+        [ ! -e "$tmp/stage.png" ] && return 0
+    echo "  ($s/plot.py $* $src: exit $rc, $(wc -l <"$tmp/bad.err") line(s) on stderr:" \
+        "$(head -c 160 "$tmp/bad.err" | tr '\n' ' '))"
+    return 1
+}
+bad_input() { # bad_input NN_topic CASE: a folder for one bad input; prints the CSV's path
+    mkdir -p "$tmp/in/$1/$2" && echo "$tmp/in/$1/$2/$1.csv"
+}
+cut_row() { # cut_row CSV: the file cut off half way through its last row
+    head -c $(($(wc -c <"$1") - $(tail -n 1 "$1" | wc -c) / 2)) "$1"
+}
+for p in "$root"/[0-9][0-9]_*/plot.py; do
+    s=$(basename "$(dirname "$p")")
+    good=$(ls "$root"/results/*/"$s.csv" 2>/dev/null | head -n 1)
+    check "$s/plot.py: a committed CSV to make its bad inputs from (results/*/$s.csv)" [ -n "$good" ]
+    [ -n "$good" ] || continue
+    # a field that must be a number: the rate of the stage's schema
+    col=$(head -n 1 "$good" | tr ',' '\n' | grep -nxE 'gflops|gbps_in' | head -n 1 | cut -d: -f1)
+    f=$(bad_input $s cut)       # cut off in the middle of its last row
+    cut_row "$good" >"$f"
+    check "$s/plot.py refuses a CSV cut off in its last row" refuses $s "$f"
+    f=$(bad_input $s mid)       # cut off mid-row, the rest of the file lost
+    head -c $(($(wc -c <"$good") / 2)) "$good" >"$f"
+    check "$s/plot.py refuses a CSV cut off half way" refuses $s "$f"
+    f=$(bad_input $s nul)       # NUL bytes in the middle of a row, the rest valid UTF-8
+    { head -n 2 "$good"; printf 'x\000\000\001\n'; tail -n +3 "$good"; } >"$f"
+    check "$s/plot.py refuses a CSV with NUL bytes" refuses $s "$f"
+    f=$(bad_input $s header)
+    head -n 1 "$good" >"$f"
+    check "$s/plot.py refuses a header with no rows" refuses $s "$f"
+    f=$(bad_input $s empty)
+    : >"$f"
+    check "$s/plot.py refuses an empty file" refuses $s "$f"
+    f=$(bad_input $s nan)
+    awk -F, -v c="$col" 'BEGIN { OFS = "," } NR == 3 { $c = "nan" } 1' "$good" >"$f"
+    check "$s/plot.py refuses 'nan' as a rate" refuses $s "$f"
+    f=$(bad_input $s fields)    # a row with a field too many
+    awk 'NR == 3 { $0 = $0 ",extra" } 1' "$good" >"$f"
+    check "$s/plot.py refuses a row with a field too many" refuses $s "$f"
+    f=$(bad_input $s twice)     # two runs wrote the header at once
+    { cat "$good"; head -n 2 "$good"; } >"$f"
+    check "$s/plot.py refuses a second header line" refuses $s "$f"
+    f=$(bad_input $s other)     # another stage's CSV: a result CSV of stage 02
+    cp "$fixture/02_loop_order.csv" "$f"
+    check "$s/plot.py refuses another stage's CSV (02's)" refuses $s "$f"
+    f=$(bad_input $s schema)    # a stage's own schema: 13's, or 11's for 13 itself
+    other=$root/results/h100/13_distributed.csv
+    [ $s = 13_distributed ] && other=$root/results/xeon-2c/11_gf256.csv
+    cp "$other" "$f"
+    check "$s/plot.py refuses $(basename "$other") (another schema)" refuses $s "$f"
+done
+# the files read beside a stage's CSV: refused in the same way when damaged, or when missing where
+# they are needed
+sib=$tmp/in/sibling
+mkdir -p "$sib/14" "$sib/13" "$sib/10/10_cuda_multigpu" "$sib/13p"
+cp "$root/results/xeon-emr-2c/14_amx.csv" "$sib/14/"
+cut_row "$root/results/xeon-emr-2c/14_amx_fp32.csv" >"$sib/14/14_amx_fp32.csv"
+check "14_amx/plot.py refuses a cut-off 14_amx_fp32.csv beside its CSV" refuses 14_amx "$sib/14/14_amx.csv"
+cp "$root/results/h100/13_distributed.csv" "$sib/13/"
+awk -F, 'BEGIN { OFS = "," } NR == 3 { $7 = "nan" } 1' "$root/results/h100/13_distributed_comm.csv" \
+    >"$sib/13/13_distributed_comm.csv"
+check "13_distributed/plot.py refuses a 'nan' time in the 13_distributed_comm.csv beside its CSV" \
+    refuses 13_distributed "$sib/13/13_distributed.csv"
+cp "$root/results/h200x4/10_cuda_multigpu.csv" "$sib/10/"
+cut_row "$root/results/h200x4/10_cuda_multigpu/timeline_rows_split.csv" \
+    >"$sib/10/10_cuda_multigpu/timeline_rows_split.csv"
+check "10_cuda_multigpu/plot.py refuses a cut-off timeline CSV, and writes no chart before" \
+    refuses 10_cuda_multigpu "$sib/10/10_cuda_multigpu.csv"
+cp "$root/results/h100/13_distributed.csv" "$root/results/h100/13_distributed_comm.csv" "$sib/13p/"
+head -n 1 "$root/results/h100/09_cuda_registers.csv" >"$sib/13p/09_cuda_registers.csv"
+"$PY" "$root/13_distributed/plot.py" --projection "$sib/13p" >"$tmp/bad.out" 2>"$tmp/bad.err"
+check "13_distributed/plot.py --projection with a header alone in 09_cuda_registers.csv exits 2, one line" \
+    [ $? -eq 2 -a "$(wc -l <"$tmp/bad.err")" -eq 1 -a ! -s "$tmp/bad.out" ]
+# ... and 09's rates are needed by --projection alone: --table and the chart go without them
+mkdir -p "$sib/13t"
+cp "$root/results/h100/13_distributed.csv" "$root/results/h100/13_distributed_comm.csv" "$sib/13t/"
+"$PY" "$root/13_distributed/plot.py" --table "$sib/13t/13_distributed.csv" >"$tmp/table.out" 2>"$tmp/table.err"
+check "13_distributed/plot.py --table without 09_cuda_registers.csv beside it prints its tables" \
+    [ $? -eq 0 -a ! -s "$tmp/table.err" -a "$(grep -c '^| summa ' "$tmp/table.out")" -gt 0 ]
+f=$(bad_input 13_distributed timeline)
+cut_row "$root/results/h200x4/13_distributed_timeline.csv" >"$f"
+check "13_distributed/plot.py --timeline refuses a cut-off timeline CSV" \
+    refuses 13_distributed "$f" --timeline
+f=$(bad_input 13_distributed table)
+awk -F, 'BEGIN { OFS = "," } NR == 3 { $13 = "nan" } 1' "$root/results/h100/13_distributed.csv" >"$f"
+"$PY" "$root/13_distributed/plot.py" --table "$f" >"$tmp/bad.out" 2>"$tmp/bad.err"
+check "13_distributed/plot.py --table refuses a 'nan' rate, one line, no table" \
+    [ $? -eq 2 -a "$(wc -l <"$tmp/bad.err")" -eq 1 -a ! -s "$tmp/bad.out" ]
+
 # A stage's chart from a CSV without what it needs would leave a panel empty: it exits 77 with
 # the reason on one line and writes nothing, and `make run` keeps the generic chart instead.
 stage_skips() { # stage_skips NN_topic CSV
@@ -130,9 +308,11 @@ awk -F, 'NR == 1 || ($6 == 2 && $14 != "FAIL")' "$fixture/04_threads.csv" >"$tmp
 check "04_threads/plot.py without 1-thread rows exits 77, nothing written" stage_skips 04_threads "$tmp/04_t2.csv"
 "$PY" "$root/04_threads/plot.py" "$fixture/04_threads.csv" "$tmp/04.png" >/dev/null 2>&1
 check "04_threads/plot.py on 1 and 2 threads draws its chart" is_png "$tmp/04.png"
-# 03's rows as the default sweep writes them: one tile, so "tiled" with no "/T"
+# 03's rows as the default sweep writes them: one tile, so "tiled" with no "/T" (every row of
+# stage 03, the library's too: a CSV with another stage's rows is refused, exit 2)
 awk -F, 'NR == 1 || $6 == 1' "$fixture/04_threads.csv" |
-    sed 's/^04_threads,omp_rows,/03_tiling,ikj,/; s/^04_threads,omp_tiled,/03_tiling,tiled,/' >"$tmp/03_one_tile.csv"
+    sed 's/^04_threads,/03_tiling,/; s/^03_tiling,omp_rows,/03_tiling,ikj,/; s/^03_tiling,omp_tiled,/03_tiling,tiled,/' \
+        >"$tmp/03_one_tile.csv"
 check "03_tiling/plot.py without a tile sweep exits 77, nothing written" stage_skips 03_tiling "$tmp/03_one_tile.csv"
 if [ -x "$root/11_gf256/gf256" ]; then
     "$root/11_gf256/gf256" --variant table --len 4K --reps 1 --csv "$tmp/11_one_len.csv" >/dev/null 2>&1

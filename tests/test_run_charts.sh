@@ -3,7 +3,8 @@
 # with RUN_SMALL=1: every stage at three small sizes, about a minute in all, into a scratch
 # folder). Every Python it starts loads tests/chart-check/sitecustomize.py, which logs each
 # figure saved and what a reader would trip on in it (an empty panel, no title, no units, a
-# legend entry for nothing drawn, ticks that miss the data). Checks: every chart has none of them; 03, 04 and 11 draw their own chart (the sweep gave it what it needs); each chart is
+# legend entry for nothing drawn, ticks that miss the data, two lines in one style, a legend over
+# data, a log axis that does not say so). Checks: every chart has none of them; 03, 04 and 11 draw their own chart (the sweep gave it what it needs); each chart is
 # listed once; the run ends with the total "N passed, 0 failed, N skipped".
 # Prints one PASS:/FAIL: line per check; exits 1 if any failed, 77 without matplotlib.
 # Usage: sh tests/test_run_charts.sh   (tests/test_plot.sh runs it; the stages must be built)
@@ -40,7 +41,7 @@ for png in $pngs; do
     name=$(basename "$png")
     entry=$(awk -F'\t' -v p="$png" '$1 == p {print $3}' "$tmp/last")
     case $entry in -) why= ;; "") why=" (not drawn by a checked python3)" ;; *) why=": $entry" ;; esac
-    check "$name: data in every panel, a title, units, a legend of what is drawn, ticks on the data$why" [ "$entry" = - ]
+    check "$name: data in every panel, a title, units, a legend of what is drawn, ticks on the data, lines told apart, legends clear of data, log axes said$why" [ "$entry" = - ]
 done
 for s in 03_tiling 04_threads 11_gf256; do
     [ -f "$out/$s.csv" ] || continue

@@ -13,13 +13,17 @@ above 1 the bound that stages 01-09 pass is exceeded. The schema of the CSVs pic
             results/h100/12_runs/tf32_accuracy_warptile.csv docs/figures/h100/12_tf32_error.png
     mma_3xtf32 is drawn only where it differs from 3xtf32 (on the H100 it is equal at every K).
 """
-import csv
+import os
 import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plots"))
+from chart_style import legend_below, log_label  # noqa: E402
+from reader import RESULT, TF32_ERROR, InputError, read  # noqa: E402
 
 EMULATED = {  # method: (label, colour)
     "fp32": ("FP32 FMA chain (09's warptile)", "black"),
@@ -42,8 +46,9 @@ MEASURED = {  # variant: (label, colour, line, marker)
 
 
 def points(rows, key, name, model=None):
-    return sorted((int(r["k"]), float(r["max_err_ratio"])) for r in rows
-                  if r[key] == name and (model is None or r["model"] == model))
+    return sorted((r["k"], r["max_err_ratio"]) for r in rows
+                  if r[key] == name and (model is None or r["model"] == model) and
+                  r["max_err_ratio"] is not None)
 
 
 def plot_emulated(ax, rows):
@@ -58,7 +63,7 @@ def plot_emulated(ax, rows):
     ax.set_title("TF32 and 3xTF32 sums against the FP32 bound, emulated on the CPU\n"
                  "solid: truncating adder (2 extra bits), dashed: one rounding to nearest",
                  fontsize=10)
-    return 1.1, "upper right"  # where the bound's label and the legend leave the lines clear
+    return 1.1  # where the bound's label leaves the lines clear
 
 
 TWINS = {"mma_3xtf32": "3xtf32", "tf32_rs": "tf32"}  # drawn as one line where equal at every K
@@ -79,7 +84,7 @@ def plot_measured(ax, rows):
     ax.set_title("FP32 matrices on the tensor cores: largest error against the FP32 bound\n"
                  "measured, every element of 256 x 256 x K checked (--fp32 --bound fp32)",
                  fontsize=10)
-    return 1500, "lower left"
+    return 1500
 
 
 def main():
@@ -88,27 +93,26 @@ def main():
         return 2
     rows, kinds = [], set()
     for path in sys.argv[1:-1]:
-        with open(path, newline="") as f:
-            part = list(csv.DictReader(f))
-        cols = part[0].keys() if part else ()
-        if "max_err_ratio" not in cols or "k" not in cols or not ({"method", "variant"} & cols):
-            print(f"{path}: neither tf32_error's CSV nor the harness's", file=sys.stderr)
+        try:  # plots/reader.py: tf32_error's CSV or the harness's, whole
+            schema, part = read(path, (TF32_ERROR, RESULT))
+        except (InputError, OSError) as e:
+            print(f"plot_tf32_error.py: {e}", file=sys.stderr)
             return 2
-        kinds.add("method" if "method" in cols else "variant")
+        kinds.add("method" if schema is TF32_ERROR else "variant")
         rows += part
     if len(kinds) > 1:
         print("emulated and measured CSVs: one kind per chart", file=sys.stderr)
         return 2
-    fig, ax = plt.subplots(figsize=(8, 5.2))
-    label_k, legend_at = (plot_emulated if "method" in kinds else plot_measured)(ax, rows)
+    fig, ax = plt.subplots(figsize=(8, 6.4))
+    label_k = (plot_emulated if "method" in kinds else plot_measured)(ax, rows)
     ax.axhline(1.0, color="grey", linewidth=1)
     ax.text(label_k, 1.25, "the FP32 bound: 2 (K+2) u S", color="grey", fontsize=8)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("K (M = N = %s)" % rows[0]["m"])
-    ax.set_ylabel("largest |error| / FP32 bound")
+    ax.set_xlabel(log_label("K (M = N = %s)" % rows[0]["m"]))
+    ax.set_ylabel(log_label("largest |error| / FP32 bound"))
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=8, loc=legend_at)
+    legend_below(ax, ncol=2)  # (inside, it covered the small K's points)
     devices = sorted({r["device"] for r in rows})
     commits = sorted({r["git"] for r in rows})
     fig.text(0.01, 0.01, "%s, commit %s" % (", ".join(devices), ", ".join(commits)), fontsize=7,

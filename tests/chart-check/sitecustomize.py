@@ -11,10 +11,19 @@ program that drew it (sys.argv[0]), PROBLEMS what a reader would trip on ("-" wh
                    and no drawn line, bar or set of markers shares its colour or its marker.
   ticks 'T'        fewer than two labelled ticks within the range of the data on a numeric axis
                    (the ticks miss the data).
+  same style 'T'   two lines of one axes, each named in the legend, drawn in the same colour and
+                   the same dash (markers aside): a reader cannot tell them apart, in the legend
+                   least of all. (Unnamed lines, a guide or a range bar, are not counted.)
+  legend covers 'T'  a legend's box (in display coordinates, after drawing) over a data point of
+                   an axes: a line's measured point or a point of the segments between them, a
+                   scatter point, a bar, a span of a timeline.
+  log unsaid 'T'   a logarithmic axis whose label does not say so ("log" in it).
 
 Independent of plots/: it judges the old scripts' charts and the new alike."""
 import os
 import sys
+
+import numpy as np
 
 try:
     import matplotlib.figure
@@ -139,6 +148,95 @@ if matplotlib and os.environ.get("CHART_CHECK_LOG"):
                            "tick at a measured x)")
         return bad
 
+    def dash_of(line):
+        """A line's dash as drawn: its on-off pattern (None for solid)."""
+        pattern = getattr(line, "_unscaled_dash_pattern", None)
+        return (line.get_linestyle(), None if pattern is None else
+                (round(float(pattern[0] or 0), 2), tuple(round(float(x), 2) for x in pattern[1] or ())))
+
+    def style_problems(ax):
+        """Named lines (with a line style; a marker-only overlay is not a line) sharing colour and
+        dash."""
+        seen = {}
+        bad = []
+        for ln in ax.lines:
+            if str(ln.get_linestyle()) in ("None", "", " ") or not len(ln.get_xdata()) or \
+                    ln.get_label().startswith("_"):
+                continue
+            key = (tuple(round(x, 3) for x in mcolors.to_rgba(ln.get_color())), dash_of(ln))
+            if key in seen:
+                bad.append(f"same style '{ax.get_title() or 'untitled'}' "
+                           f"({seen[key]!r} and {ln.get_label()!r})")
+            else:
+                seen[key] = ln.get_label()
+        return bad
+
+    def display_points(ax):
+        """The axes' data in display coordinates, as (N, 2) arrays of points and a list of boxes
+        [(x0, y0, x1, y1)], only what lies inside the axes (what is drawn)."""
+        pts, boxes = [], []
+        for ln in data_lines(ax):
+            xy = np.column_stack([np.asarray(ln.get_xdata(), float), np.asarray(ln.get_ydata(), float)])
+            xy = xy[np.isfinite(xy).all(axis=1)]
+            if not len(xy):
+                continue
+            d = ax.transData.transform(xy)
+            if str(ln.get_linestyle()) not in ("None", "", " ") and len(d) > 1:
+                # the segments between the points too, every 2 pixels
+                seg = []
+                for a, b in zip(d[:-1], d[1:]):
+                    steps = max(2, int(np.hypot(*(b - a)) / 2))
+                    seg.append(a + (b - a) * np.linspace(0, 1, steps)[:, None])
+                d = np.vstack(seg)
+            pts.append(d)
+        for c in ax.collections:
+            name = c.__class__.__name__
+            if name == "PathCollection" and len(c.get_offsets()):  # scatter
+                pts.append(c.get_offset_transform().transform(np.asarray(c.get_offsets(), float)))
+            elif name in ("BrokenBarHCollection", "LineCollection") and c.get_transform() == ax.transData:
+                for path in c.get_paths():
+                    v = ax.transData.transform(path.vertices)
+                    boxes.append((v[:, 0].min(), v[:, 1].min(), v[:, 0].max(), v[:, 1].max()))
+        for p in ax.patches:
+            if p.get_transform().contains_branch(ax.transData):  # a bar (not an axhspan)
+                e = p.get_window_extent()
+                boxes.append((e.x0, e.y0, e.x1, e.y1))
+        box = ax.bbox
+        pts = [p[(p[:, 0] >= box.x0) & (p[:, 0] <= box.x1) & (p[:, 1] >= box.y0) & (p[:, 1] <= box.y1)]
+               for p in pts]
+        boxes = [(max(x0, box.x0), max(y0, box.y0), min(x1, box.x1), min(y1, box.y1))
+                 for x0, y0, x1, y1 in boxes]
+        return [p for p in pts if len(p)], [b for b in boxes if b[0] < b[2] and b[1] < b[3]]
+
+    def legend_covers(fig):
+        """Legends (of an axes or of the figure) whose box lies over data of any axes."""
+        renderer = fig.canvas.get_renderer()
+        legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + list(fig.legends)
+        bad = []
+        data = [(ax, *display_points(ax)) for ax in fig.axes]
+        for leg in legends:
+            e = leg.get_window_extent(renderer)
+            for ax, pts, boxes in data:
+                hit = any(((p[:, 0] > e.x0) & (p[:, 0] < e.x1) & (p[:, 1] > e.y0) & (p[:, 1] < e.y1)).any()
+                          for p in pts)
+                hit = hit or any(x0 < e.x1 and e.x0 < x1 and y0 < e.y1 and e.y0 < y1
+                                 for x0, y0, x1, y1 in boxes)
+                if hit:
+                    bad.append(f"legend covers '{ax.get_title() or 'untitled'}'")
+                    break
+        return bad
+
+    def log_problems(ax):
+        bad = []
+        for axis, scale, label in (("x", ax.get_xscale(), ax.get_xlabel()),
+                                   ("y", ax.get_yscale(), ax.get_ylabel())):
+            if scale in ("log", "symlog", "logit"):
+                shared = (ax.get_shared_x_axes() if axis == "x" else ax.get_shared_y_axes()).get_siblings(ax)
+                labels = [a.get_xlabel() if axis == "x" else a.get_ylabel() for a in shared]
+                if shows_data(ax) and not any("log" in text.lower() for text in labels + [label]):
+                    bad.append(f"log unsaid {axis} '{ax.get_title() or 'untitled'}'")
+        return bad
+
     def judge(fig):
         problems = [f"empty '{ax.get_title() or 'untitled'}'" for ax in fig.axes if not shows_data(ax)]
         if not fig.axes:
@@ -156,7 +254,9 @@ if matplotlib and os.environ.get("CHART_CHECK_LOG"):
                 problems.append(f"no units '{ax.get_title() or 'untitled'}'")
             problems += legend_problems(ax)
             problems += tick_problems(ax)
-        return problems + lonely_legend(fig)
+            problems += style_problems(ax)
+            problems += log_problems(ax)
+        return problems + lonely_legend(fig) + legend_covers(fig)
 
     real_savefig = matplotlib.figure.Figure.savefig
 
