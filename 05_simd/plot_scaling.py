@@ -161,8 +161,9 @@ def main(argv):
                     label=f"{kind} peak, one core x threads")
         for t, v in pk.items():
             if t > 1:
-                ax.plot([t, t], [min(v), max(v)], "-", color="k", lw=4, alpha=0.6,
-                        label=f"{kind} peak, {t} cores together (this call)")
+                # (a bar from the least to the most measured; a tick where there is one figure)
+                ax.plot([t, t], [min(v), max(v)], "-", color="k", lw=4, alpha=0.6, marker="_",
+                        ms=14, mew=3, label=f"{kind} peak, {t} cores together (this call)")
     for a in (ax, ax2):
         a.set_xscale("log", base=2)
         a.set_xticks(threads)
