@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "csv.h"
@@ -73,10 +74,14 @@ typedef bench_row row;
 
 void bench_open_csv(bench_opts *o)
 {
-    if (o->csv && !o->csv_out && strcmp(o->csv, "-") != 0) {
+    /* (a regular file only: a FIFO opened to read waits for a writer, a pipe for its data) */
+    struct stat st;
+    if (o->csv && !o->csv_out && stat(o->csv, &st) == 0 && S_ISREG(st.st_mode)) {
         FILE *f = fopen(o->csv, "r");
         char line[sizeof CSV_HEADER_18 + 2] = "";
-        if (f && fgets(line, sizeof line, f) && strcmp(line, CSV_HEADER_18 "\n") == 0)
+        if (f && fgets(line, sizeof line, f))
+            line[strcspn(line, "\r\n")] = '\0'; /* CRLF too: upgrade-csv.sh makes it LF */
+        if (strcmp(line, CSV_HEADER_18) == 0)
             cli_die("--csv %s: written before the harness recorded the load and the ratios' "
                     "spread: scripts/upgrade-csv.sh %s adds the two columns (or write to a new "
                     "file)", o->csv, o->csv);

@@ -7,6 +7,12 @@
 #   under `ulimit -f 1` every line of the file is a whole row; `--csv -` makes standard output
 #   a valid CSV; a second run appends rows under the one header; a skipped run (exit 77)
 #   leaves no file behind.
+#   Pipes and FIFOs: --csv /dev/stdout into `head -n 2` or `cat`, and onto a FIFO with a reader
+#   (one that leaves after a line too): the header and whole rows, and the run ends.
+#   Runs creating one new file at once: one header and every run's rows (two runs whose opens a
+#   preloaded tests/slow-open.c slows, so that they meet every time; eight runs as they come); a
+#   skipped run that removes the file it made keeps the row of a run that opened it meanwhile.
+#   A CSV with CRLF line ends is refused as such.
 #   Command line: --variant "" exits 2 in every program; --alpha/--beta 1e39 exit 2 (not a
 #   finite float); -k 2147483647 --pad 1 says which leading dimension overflowed (and UBSan
 #   stays quiet); stage 05 checks every argument before it refuses a kernel this CPU lacks
@@ -122,6 +128,108 @@ NAIVE=01_naive/naive
 # then the load and the ratios' spread, which may be empty)
 LAST_AT=18 csv_cases harness 20 "$NAIVE --sizes 8:64:+4 --no-baseline --reps 1 --csv" \
     $NAIVE -m 8 --no-baseline --reps 1 --csv
+
+# ---- pipes and FIFOs: no header to check there, the rows go out (the header first), and a
+# reader that leaves ends the run (the check for the old 18-column header opened the path to
+# read first, and waited for ever on a FIFO or a pipe)
+# lines_ok FILE ROWS: one header, first, and ROWS whole rows of the harness
+lines_ok() { LAST_AT=18 whole_rows "$1" 20 && [ "$(wc -l <"$1")" -eq $(($2 + 1)) ]; }
+HEADER=$($NAIVE -m 8 --no-baseline --reps 1 --csv - 2>/dev/null | head -n 1)
+timeout 10 $NAIVE --sizes 8:400:+1 --no-baseline --reps 1 --csv /dev/stdout 2>"$LOG/pipe-head.err" |
+    head -n 2 >"$LOG/pipe-head.out"
+rc=${PIPESTATUS[0]}
+if [ "$rc" -ne 124 ] && [ "$(head -n 1 "$LOG/pipe-head.out")" = "$HEADER" ] && [ "$(wc -l <"$LOG/pipe-head.out")" -eq 2 ]; then
+    pass "harness: --csv /dev/stdout | head -n 2: the header and a row, and the run ends with head (exit $rc)"
+else
+    fail "harness: --csv /dev/stdout | head -n 2: exit $rc (124: it hung), $(wc -l <"$LOG/pipe-head.out") lines (see $LOG/pipe-head.*)"
+fi
+timeout 10 $NAIVE --sizes 8,9 --no-baseline --reps 1 --csv /dev/stdout 2>"$LOG/pipe-cat.err" | cat >"$LOG/pipe-cat.out"
+rc=${PIPESTATUS[0]}
+[ "$rc" -eq 0 ] && lines_ok "$LOG/pipe-cat.out" 2 &&
+    grep -q '^variant ' "$LOG/pipe-cat.err" &&
+    pass "harness: --csv /dev/stdout into a pipe: the pipe gets the header and 2 whole rows, the table goes to stderr (as --csv -)" ||
+    fail "harness: --csv /dev/stdout into a pipe: exit $rc, or not a CSV of 2 rows (see $LOG/pipe-cat.*)"
+mkfifo "$T/fifo"
+timeout 20 cat "$T/fifo" >"$LOG/fifo.csv" &
+reader=$!
+timeout 10 $NAIVE --sizes 8,9 --no-baseline --reps 1 --csv "$T/fifo" >/dev/null 2>"$LOG/fifo.err"
+rc=$?
+wait $reader
+[ "$rc" -eq 0 ] && lines_ok "$LOG/fifo.csv" 2 &&
+    pass "harness: --csv onto a FIFO with a reader: exit 0, the reader gets the header and 2 whole rows" ||
+    fail "harness: --csv onto a FIFO: exit $rc (124: it hung), or the reader got no CSV of 2 rows (see $LOG/fifo.*)"
+timeout 20 head -n 1 "$T/fifo" >"$LOG/fifo-head.out" &
+reader=$!
+timeout 10 $NAIVE --sizes 8:400:+1 --no-baseline --reps 1 --csv "$T/fifo" >/dev/null 2>"$LOG/fifo-head.err"
+rc=$?
+wait $reader
+[ "$rc" -ne 124 ] && [ "$(cat "$LOG/fifo-head.out")" = "$HEADER" ] &&
+    pass "harness: --csv onto a FIFO whose reader leaves after a line: the run ends (exit $rc), not blocked on a full FIFO" ||
+    fail "harness: --csv onto a FIFO whose reader leaves: exit $rc (124: it hung; see $LOG/fifo-head.*)"
+
+# ---- runs that create one new file at once: one header, every run's rows (each holds the
+# file's lock while it writes the header or a row). A preloaded open() made slow on that path
+# (tests/slow-open.c) holds each run 0.1 s before and after it opens, so that two runs started
+# together meet between the first open and the creation every time (once a "File exists" exit
+# 2, or two headers); then eight runs at once, three times, as they come.
+# at_once TAG N PRELOAD...: N runs of 01 at once onto the new file $T/TAG.csv; the exit statuses
+# and stderr in $LOG/TAG.*
+at_once() {
+    local tag=$1 n=$2 i
+    shift 2
+    for i in $(seq "$n"); do
+        (env "$@" $NAIVE -m 1 --no-baseline --reps 1 --csv "$T/$tag.csv" >/dev/null 2>"$LOG/$tag.$i.err"
+         echo $? >"$LOG/$tag.$i.rc") &
+    done
+    wait
+    cat "$LOG/$tag".*.rc | sort | uniq -c | paste -sd, - | tr -s ' '
+}
+if gcc -shared -fPIC -O2 -o "$T/slow-open.so" tests/slow-open.c -ldl 2>"$LOG/slow-open.err"; then
+    for round in 1 2 3; do
+        rcs=$(at_once "slow$round" 2 LD_PRELOAD="$T/slow-open.so" SLOW_OPEN="$T/slow$round.csv")
+        if [ "$rcs" = " 2 0" ] && lines_ok "$T/slow$round.csv" 2; then
+            pass "harness: two runs creating one file, opens slowed (round $round): both exit 0, one header, 2 rows"
+        else
+            fail "harness: two runs creating one file, opens slowed (round $round): exit statuses '$rcs', $(grep -c '^stage,' "$T/slow$round.csv" 2>/dev/null) header(s), $(grep -vc '^stage,' "$T/slow$round.csv" 2>/dev/null) row(s): $(cat "$LOG/slow$round".*.err | head -n 1)"
+        fi
+    done
+    # a run that creates the file and ends with no row (skipped: exit 77) removes it, but not
+    # from under a run that opened it meanwhile: that one opens it again, and its row is kept.
+    # (0.3 s on each side of each open: the second run, 0.75 s later, opens the file between
+    # its creation, at 0.9 s, and its removal, at 1.2 s)
+    (GEMM_HIDE_ISA=amx LD_PRELOAD="$T/slow-open.so" SLOW_OPEN="$T/skip-race.csv" SLOW_OPEN_MS=300 \
+        14_amx/amx --variant amx_naive -m 8 --no-baseline --csv "$T/skip-race.csv" >/dev/null 2>&1
+     echo $? >"$LOG/skip-race.rc") &
+    sleep 0.75
+    LD_PRELOAD="$T/slow-open.so" SLOW_OPEN="$T/skip-race.csv" SLOW_OPEN_MS=300 \
+        14_amx/amx --variant simd -m 8 --no-baseline --reps 1 --csv "$T/skip-race.csv" >/dev/null 2>"$LOG/skip-race.err"
+    rc=$?
+    wait
+    if [ "$(cat "$LOG/skip-race.rc")" -eq 77 ] && [ $rc -eq 0 ] && [ -f "$T/skip-race.csv" ] &&
+        lines_ok "$T/skip-race.csv" 1 && grep -q '^14_amx,simd,8,' "$T/skip-race.csv"; then
+        pass "harness: a skipped run (77) removing the file it made keeps the row of a run that opened it meanwhile"
+    else
+        fail "harness: a skipped run and a run writing one new file: exit $(cat "$LOG/skip-race.rc") and $rc, the row $([ -f "$T/skip-race.csv" ] && echo "not in the file" || echo "lost with the file")"
+    fi
+else
+    fail "harness: tests/slow-open.c does not build (see $LOG/slow-open.err)"
+fi
+for round in 1 2 3; do
+    rcs=$(at_once "many$round" 8)
+    [ "$rcs" = " 8 0" ] && lines_ok "$T/many$round.csv" 8 &&
+        pass "harness: eight runs at once creating one file (round $round): all exit 0, one header, 8 rows" ||
+        fail "harness: eight runs at once creating one file (round $round): exit statuses '$rcs', $(grep -c '^stage,' "$T/many$round.csv") header(s), $(grep -vc '^stage,' "$T/many$round.csv") row(s)"
+done
+
+# ---- a file with Windows line ends: refused, and the message says so (it used to say "another
+# header" and show the same header)
+$NAIVE -m 8 --no-baseline --reps 1 --csv "$T/lf.csv" >/dev/null 2>&1
+sed 's/$/\r/' "$T/lf.csv" >"$T/crlf.csv"
+cp "$T/crlf.csv" "$T/crlf.orig"
+refused "harness: a CSV with CRLF line ends" crlf $NAIVE -m 8 --no-baseline --reps 1 --csv "$T/crlf.csv"
+grep -q 'CRLF' "$LOG/crlf.err" && cmp -s "$T/crlf.csv" "$T/crlf.orig" && pass "harness: the CRLF file is named as such, and left as it was" ||
+    fail "harness: a CRLF file: the message does not say CRLF, or the file changed: $(cat "$LOG/crlf.err")"
+
 # ---- 03's tile sweep calls the harness's parts itself
 LAST_AT=18 csv_cases 03-tiles 20 "03_tiling/tiling --variant tiled --tile 8,16 --sizes 8:40:+8 --no-baseline --reps 1 --csv" \
     03_tiling/tiling --variant tiled --tile 8 -m 8 --no-baseline --reps 1 --csv
