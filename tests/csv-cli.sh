@@ -13,6 +13,8 @@
 #   preloaded tests/slow-open.c slows, so that they meet every time; eight runs as they come); a
 #   skipped run that removes the file it made keeps the row of a run that opened it meanwhile.
 #   A CSV with CRLF line ends is refused as such.
+#   scripts/upgrade-csv.sh: a last row with no newline, a row cut short, a row of 20 fields:
+#   exit 2, one line, the file as it was; a whole file upgraded; CRLF made LF, and said.
 #   Command line: --variant "" exits 2 in every program; --alpha/--beta 1e39 exit 2 (not a
 #   finite float); -k 2147483647 --pad 1 says which leading dimension overflowed (and UBSan
 #   stays quiet); stage 05 checks every argument before it refuses a kernel this CPU lacks
@@ -229,6 +231,38 @@ cp "$T/crlf.csv" "$T/crlf.orig"
 refused "harness: a CSV with CRLF line ends" crlf $NAIVE -m 8 --no-baseline --reps 1 --csv "$T/crlf.csv"
 grep -q 'CRLF' "$LOG/crlf.err" && cmp -s "$T/crlf.csv" "$T/crlf.orig" && pass "harness: the CRLF file is named as such, and left as it was" ||
     fail "harness: a CRLF file: the message does not say CRLF, or the file changed: $(cat "$LOG/crlf.err")"
+
+# ---- scripts/upgrade-csv.sh: every row checked before the file is written; a row cut short, a
+# longer row, a file cut in the middle of a row: one line, exit 2, the file as it was; CRLF
+# line ends made LF, and said
+OLD18="stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,baseline_gflops,max_err_ratio,check,device,compiler,git,date"
+ROW18=$(sed -n '2p' "$T/lf.csv" | cut -d, -f1-18)
+upgrade() { # TAG CONTENT (printf'd): the file $T/up-TAG.csv, then the script run on it
+    # shellcheck disable=SC2059
+    printf "$2" "$OLD18" "$ROW18" "$ROW18" >"$T/up-$1.csv"
+    cp "$T/up-$1.csv" "$T/up-$1.orig"
+    run "up-$1" sh scripts/upgrade-csv.sh "$T/up-$1.csv"
+}
+for c in "unended|a last row with no newline|%s\n%s\n%s" "short|a row cut short|%s\n%s\n%.40s\n" \
+         "wide|a row of 20 fields|%s\n%s\n%s,1,2\n"; do
+    IFS='|' read -r tag desc form <<<"$c"
+    upgrade "$tag" "$form"
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$LOG/up-$tag.err")" -eq 1 ] && [ ! -s "$LOG/up-$tag.out" ] &&
+        cmp -s "$T/up-$tag.csv" "$T/up-$tag.orig"; then
+        pass "upgrade-csv: $desc -> exit 2, the file as it was: $(cat "$LOG/up-$tag.err")"
+    else
+        fail "upgrade-csv: $desc -> exit $rc, '$(cat "$LOG/up-$tag.out")' (want exit 2, one line on stderr, the file unchanged)"
+    fi
+done
+upgrade good "%s\n%s\n%s\n"
+[ $rc -eq 0 ] && lines_ok "$T/up-good.csv" 2 && grep -q "^upgraded $T/up-good.csv\$" "$LOG/up-good.out" &&
+    pass "upgrade-csv: a whole 18-column file -> 20 columns, 'upgraded'" ||
+    fail "upgrade-csv: a whole 18-column file -> exit $rc: $(cat "$LOG/up-good.out" "$LOG/up-good.err")"
+upgrade crlf "%s\r\n%s\r\n%s\r\n"
+[ $rc -eq 0 ] && lines_ok "$T/up-crlf.csv" 2 && ! grep -q "$(printf '\r')" "$T/up-crlf.csv" &&
+    grep -q 'CRLF line ends made LF' "$LOG/up-crlf.out" &&
+    pass "upgrade-csv: an 18-column file with CRLF line ends -> upgraded and made LF, and said: $(cat "$LOG/up-crlf.out")" ||
+    fail "upgrade-csv: a CRLF file -> exit $rc, '$(cat "$LOG/up-crlf.out" "$LOG/up-crlf.err")' (want it upgraded, LF, and said)"
 
 # ---- 03's tile sweep calls the harness's parts itself
 LAST_AT=18 csv_cases 03-tiles 20 "03_tiling/tiling --variant tiled --tile 8,16 --sizes 8:40:+8 --no-baseline --reps 1 --csv" \
