@@ -130,6 +130,12 @@ int cli_csv_close(struct csv_file *f)
     return 2;
 }
 
+void cli_no_csv(const bench_opts *o, const char *mode)
+{
+    if (o->csv)
+        cli_die("--csv: %s prints no result rows, so none would be written; leave --csv out", mode);
+}
+
 int cli_variant_runnable(const gemm_variant *v) { return !v->runnable || v->runnable(); }
 
 static void add_shape(gemm_shape **out, int *n, int *cap, int m, int nn, int k)
@@ -452,6 +458,8 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
         i += took - 1;
     }
 
+    if (o->edges)
+        cli_no_csv(o, "--edges");
     const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
     if (o->list) {
         cli_list_variants(&table);

@@ -15,6 +15,8 @@
 #   A CSV with CRLF line ends is refused as such.
 #   scripts/upgrade-csv.sh: a last row with no newline, a row cut short, a row of 20 fields:
 #   exit 2, one line, the file as it was; a whole file upgraded; CRLF made LF, and said.
+#   --csv with a mode that writes no rows (--edges, 12's --probe): exit 2, one line. --alpha 0:
+#   no rate ("-" in the table, gflops empty in the CSV). `make stage` lists the stages.
 #   Command line: --variant "" exits 2 in every program; --alpha/--beta 1e39 exit 2 (not a
 #   finite float); -k 2147483647 --pad 1 says which leading dimension overflowed (and UBSan
 #   stays quiet); stage 05 checks every argument before it refuses a kernel this CPU lacks
@@ -22,7 +24,8 @@
 #   --threads 1,2 adds a threads column; empty list items, malformed sizes, 'all' among names,
 #   an alpha that is 0 as a float, --device on a CPU stage: exit 2 with one line in every
 #   program; a CUDA program without a GPU says
-#   "no NVIDIA GPU or driver found: skipped".
+#   "no NVIDIA GPU or driver found: skipped"; GEMM_CUDA_CC that is no compute capability
+#   (abc, 8.6, sm_86, 9): exit 2, one line.
 # Prints PASS:/FAIL:/SKIP: lines (tests/run-tests.sh tallies them); exits 0.
 set -u
 cd "$(dirname "$0")/.."
@@ -264,6 +267,30 @@ upgrade crlf "%s\r\n%s\r\n%s\r\n"
     pass "upgrade-csv: an 18-column file with CRLF line ends -> upgraded and made LF, and said: $(cat "$LOG/up-crlf.out")" ||
     fail "upgrade-csv: a CRLF file -> exit $rc, '$(cat "$LOG/up-crlf.out" "$LOG/up-crlf.err")' (want it upgraded, LF, and said)"
 
+# ---- a mode that writes no rows, with --csv: one line, exit 2, no file (it was dropped
+# without a word)
+refused "harness: --edges --csv" edges-csv $NAIVE --edges --csv "$T/edges.csv"
+[ ! -e "$T/edges.csv" ] || fail "harness: --edges --csv left $T/edges.csv behind"
+B12=12_cuda_tensor_cores/cuda_tensor_cores
+[ ! -x $B12 ] || refused "12: --probe --csv (before the GPU is asked)" 12-probe-csv $B12 --probe --csv "$T/probe.csv"
+
+# ---- --alpha 0: BLAS computes no product, so no rate: "-" in the table's GFLOP/s column and an
+# empty gflops (and baseline_gflops) in the CSV, instead of 2MNK flops over an early return
+run alpha0 $NAIVE -m 64 --alpha 0 --reps 1 --csv -
+if [ $rc -eq 0 ] && awk -F, 'NR > 1 { n++; if ($10 != "" || $12 != "") bad = 1 } END { exit bad || n != 2 }' "$LOG/alpha0.out" &&
+    grep -qE '^ijk +64 +64 +64 +[0-9.]+ +- ' "$LOG/alpha0.err"; then
+    pass "harness: --alpha 0: GFLOP/s '-' in the table, gflops empty in the CSV"
+else
+    fail "harness: --alpha 0: a rate for an early return (see $LOG/alpha0.*)"
+fi
+
+# ---- make stage with no number: the stages, not "no stage .o"
+out=$(make -s stage 2>&1)
+rc=$?
+sorted=$(make -s list-stages | cut -c1-2 | sort | paste -sd' ' -)
+[ $rc -ne 0 ] && echo "$out" | grep -qF "give a stage's number, e.g. make stage01; the stages are: $sorted" &&
+    pass "make stage: asks for a number and lists the stages" || fail "make stage: '$out'"
+
 # ---- 03's tile sweep calls the harness's parts itself
 LAST_AT=18 csv_cases 03-tiles 20 "03_tiling/tiling --variant tiled --tile 8,16 --sizes 8:40:+8 --no-baseline --reps 1 --csv" \
     03_tiling/tiling --variant tiled --tile 8 -m 8 --no-baseline --reps 1 --csv
@@ -435,6 +462,19 @@ while read -r dir prog kind; do
         fail "$dir: -m 7 -> exit $rc: $(cat "$LOG/$prog-nogpu.out" "$LOG/$prog-nogpu.err" | head -n 2)"
     fi
 done < <(make -s list-stages)
+# GEMM_CUDA_CC that is not a compute capability: refused as the program starts (it was ignored)
+B07=07_cuda_naive/cuda_naive
+if [ -x $B07 ]; then
+    for cc in abc 8.6 sm_86 9; do
+        refused "07: GEMM_CUDA_CC=$cc" "07-cc-$cc" env GEMM_CUDA_CC=$cc $B07 -m 7 --no-baseline --reps 1
+        grep -q "GEMM_CUDA_CC: '$cc' is not a compute capability" "$LOG/07-cc-$cc.err" ||
+            fail "07: GEMM_CUDA_CC=$cc: the message does not name it"
+    done
+    run 07-cc-ok env GEMM_CUDA_CC=80 $B07 -m 7 --no-baseline --reps 1
+    [ $rc -ne 2 ] && pass "07: GEMM_CUDA_CC=80 is taken (exit $rc)" || fail "07: GEMM_CUDA_CC=80 refused: $(cat "$LOG/07-cc-ok.err")"
+else
+    skip "07: not built (no nvcc): GEMM_CUDA_CC's check not tried"
+fi
 run gf256-nogpu 11_gf256/gf256 --variant gpu_tables --len 8
 if [ $rc -eq 77 ]; then
     grep -qE 'needs a CUDA GPU \((no NVIDIA GPU or driver found|not built with CUDA.*)\), which this machine lacks: skipped$' \
