@@ -98,7 +98,7 @@ unchecked() {
 # time-out nothing more is run (each would wait as long) and what is left fails unchecked.
 # Returns 77 when the variant cannot run here (its line in $notrun).
 check() {
-    local v=$1 pre=$2 opts left n lines stop=
+    local v=$1 pre=$2 opts left n lines stop= why
     for opts in "" "--alpha -1.5 --beta 0.5" "--pad 5"; do
         left=("${shapes[@]}")
         while [ "${#left[@]}" -gt 0 ]; do
@@ -142,19 +142,19 @@ check() {
         lines=$(edge_rows "$pre")
         [ -z "$lines" ] || printf '%s\n' "$lines" >>"$rows"
         [ "$rc" -le 1 ] && return 0
-        [ -n "$ended" ] || ended="exit $rc: $(last_line)"
-        echo "  $v, --edges: $ended"
+        why=${ended:-exit $rc: $(last_line)}
+        echo "  $v, --edges: $why"
         n=$(grep -c . <<<"$lines")
         stop="not run: the --edges run ended at an earlier case"
     else
-        ended=$stop n=0
+        why=$stop n=0
     fi
     # the cases it did not reach, named as the solution's run names them
     # shellcheck disable=SC2086
     run "$sol" $pre --variant "$v" --no-baseline --edges
     lines=$(edge_rows "$pre" | tail -n +$((n + 1)))
     [ -n "$lines" ] || lines=$(printf '%s\t-\t--edges\tFAIL\t\t%s\t%s' "$v" "$pre" "$ex $pre --variant $v --edges --no-baseline")
-    unchecked "$lines" "$ended" "$stop"
+    unchecked "$lines" "$why" "$stop"
 }
 
 # what to grade: every variant, or the lines of the stage's grade-modes.txt, each the program's
