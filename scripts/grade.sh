@@ -262,7 +262,7 @@ for entry in "${graded[@]}"; do
               busy = load >= 0.5 ? sprintf("; busy: others used %.1f cores", load) : ""
               how = sprintf("%d rounds, each against %s", n, lib)
               if (spread > noisy)
-                  printf "  %-16s too noisy to judge: %.2fx to %.2fx the solution, \302\261%.0f%% (%s)%s\n", v, lo, hi, 100 * spread, how, busy
+                  printf "  %-16s too noisy to judge: %.3gx to %.3gx the solution, \302\261%.0f%% (%s)%s\n", v, lo, hi, 100 * spread, how, busy
               else
                   printf "  %-16s %9.2f GFLOP/s, solution %9.2f: %.2fx \302\261%.0f%% (medians of %s)%s\n", v, median(ge, n), median(gs, n), r, 100 * spread, how, busy }' "$times"
 done

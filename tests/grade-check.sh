@@ -11,7 +11,8 @@
 #      exits 1, its first failure is an --edges case with its reason, and the reproduce command
 #      it prints shows the same reason.
 #   3. a planted exercise: tiled loops for ever at M = 7, tiled_copy dies of SIGSEGV at M = 13,
-#      unroll_2x4 is right but sleeps on every other call, with two busy loops beside the grader.
+#      unroll_2x4 is right but sleeps 8 ms on every other call (so that a timed run lasts the 0.1 s
+#      the harness needs to tell the load), with two busy loops beside the grader.
 #      Exit 1 in seconds (GRADE_TIMEOUT=5), tiled named as timed out at 7x13x5 and tiled_copy as
 #      crashed (SIGSEGV) at 13x7x5 and 5 more, every other shape still checked (162 of 168),
 #      neither timed; unroll_2x4 passes every check and its speed is "too noisy to judge", with
@@ -83,7 +84,7 @@ awk 'NR == 1 { print "#include <signal.h>\n#include <unistd.h>" }
      t != "" && /^\{/ {
          if (t == "loop") print "    { volatile int spin = M == 7; while (spin) {} }"
          if (t == "segv") print "    if (M == 13) raise(SIGSEGV);"
-         if (t == "slow") print "    { static int calls; if (calls++ % 2) usleep(2000); }"
+         if (t == "slow") print "    { static int calls; if (calls++ % 2) usleep(8000); }"
          t = "" }' "$root/03_tiling/tiling.c" >03_tiling/exercise.c
 [ "$(grep -cE 'spin|raise|usleep' 03_tiling/exercise.c)" -eq 3 ] || { fail "could not plant the loop, the crash and the noise (tiling.c changed?)"; exit 1; }
 for _ in 1 2; do (while :; do :; done) & done
