@@ -162,7 +162,7 @@ gpu-archs: $(if $(NVCC),$(patsubst %.cu,build/archs/%.o,$(GPU_ARCH_SRCS)))
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- the targets a reader types ------------------------------------------------------
-.PHONY: asan grade-bins planted list-stages missing-stages gpu-archs all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps deps-mkl deps-blis deps-isal FORCE
+.PHONY: stage asan grade-bins planted list-stages missing-stages gpu-archs all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps deps-mkl deps-blis deps-isal FORCE
 .DEFAULT_GOAL := all
 
 all: cpu gpu                                   ## build every stage (GPU stages when nvcc is found)
@@ -235,6 +235,11 @@ help:                                          ## this list
 	@grep -hE '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed 's/:.*## /\t/' | sed 's/[$$](MACHINE)/$(MACHINE)/' | awk -F'\t' '{printf "  %-10s %s\n", $$1, $$2}'
 	@echo "  stageNN    build one stage: $(sort $(foreach d,$(CPU_STAGES) $(GPU_STAGES),stage$(call stage_num,$(d))))"
 	@echo "variables: MACHINE=$(MACHINE) (results folder for make peak), CUDA_ARCH=$(CUDA_ARCH), STAGE=NN (grade)"
+
+# `make stage` with no number (without this rule make would take it for a program built from
+# stage.o, and the rule below would say there is "no stage .o")
+stage:
+	@echo "make: give a stage's number, e.g. make stage01; the stages are: $(sort $(foreach d,$(ALL_STAGE_DIRS),$(call stage_num,$(d))))" >&2; exit 2
 
 # a stage that is not there: say which are (the stages' own rules come first)
 stage%:

@@ -272,6 +272,8 @@ int main(int argc, char **argv)
     cli_parse(st, argc, argv, &o);
     if (tune && fp32)
         cli_die("--tune and --fp32: one at a time");
+    if (probe)
+        cli_no_csv(&o, "--probe");
     bench_check_sizes(&o);
     bench_open_csv(&o); /* bench_main's order: every argument checked before the GPU is asked */
     if (bound_fp32) /* a measurement of how far each is from FP32, not a check of the kernels */

@@ -66,24 +66,25 @@ typedef bench_row row;
  * be written (a full disk) ends the run: one line, exit 2, on every rank. */
 static void csv_row(const bench_opts *o, const row *r, const char *device, const char *compiler)
 {
-    (void)o;
     int bad = 0;
     char err[360] = "";
     if (me == 0 && rows_csv) {
-        char date[32], base[32] = "", errr[32] = "", dev[256], comp[128];
+        char date[32], gflops[32] = "", base[32] = "", errr[32] = "", dev[256], comp[128];
         csv_field(dev, sizeof dev, device);
         csv_field(comp, sizeof comp, compiler);
         sysinfo_utc_now(date, sizeof date);
-        const double fl = 2.0 * r->s->m * (double)r->s->n * r->s->k;
-        if (r->base_ms > 0)
-            snprintf(base, sizeof base, "%.3f", fl / (r->base_ms * 1e6));
+        const double g = bench_gflops(o, r->s, r->ms_median), bg = bench_gflops(o, r->s, r->base_ms);
+        if (g >= 0) /* (none where alpha = 0: bench.h) */
+            snprintf(gflops, sizeof gflops, "%.3f", g);
+        if (r->base_ms > 0 && bg >= 0)
+            snprintf(base, sizeof base, "%.3f", bg);
         if (r->checked)
             snprintf(errr, sizeof errr, "%.3g", r->vr.max_err_ratio);
         bad = csv_appendf(rows_csv, err, sizeof err,
-                          "13_distributed,%s,%d,%d,%d,%s,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,"
+                          "13_distributed,%s,%d,%d,%d,%s,%d,%d,%d,%d,%.6f,%.6f,%s,%s,%s,%s,%s,%s,"
                           "%s,%s,%s", r->variant, r->s->m, r->s->n, r->s->k, grid_name, nranks,
                           r->threads, grid.nb, r->reps, r->ms_median, r->ms_min,
-                          fl / (r->ms_median * 1e6), r->base_ms > 0 ? "psgemm" : "", base, errr,
+                          gflops, r->base_ms > 0 ? "psgemm" : "", base, errr,
                           r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp,
                           sysinfo_git_rev(), date) != 0;
     }
@@ -95,19 +96,22 @@ static void csv_row(const bench_opts *o, const row *r, const char *device, const
     }
 }
 
-static void print_row(const row *r)
+static void print_row(const bench_opts *o, const row *r)
 {
     if (me != 0)
         return;
-    const double fl = 2.0 * r->s->m * (double)r->s->n * r->s->k;
-    char ratio[32] = "-", err[32] = "-";
+    const double g = bench_gflops(o, r->s, r->ms_median);
+    char ratio[32] = "-", err[32] = "-", gflops[32] = "-", per_core[32] = "-";
+    if (g >= 0) { /* (none where alpha = 0: bench.h) */
+        snprintf(gflops, sizeof gflops, "%.2f", g);
+        snprintf(per_core, sizeof per_core, "%.2f", g / (nranks * r->threads));
+    }
     if (r->base_ms > 0)
         snprintf(ratio, sizeof ratio, "%.2fx", r->base_ms / r->ms_median);
     if (r->checked)
         snprintf(err, sizeof err, "%.1e", r->vr.rel_err);
-    printf("%-18s %6d %6d %6d %5s %3d %10.3f %10.2f %9.2f %10s %8s  %s\n", r->variant, r->s->m,
-           r->s->n, r->s->k, grid_name, r->threads, r->ms_median, fl / (r->ms_median * 1e6),
-           fl / (r->ms_median * 1e6) / (nranks * r->threads), ratio, err,
+    printf("%-18s %6d %6d %6d %5s %3d %10.3f %10s %9s %10s %8s  %s\n", r->variant, r->s->m,
+           r->s->n, r->s->k, grid_name, r->threads, r->ms_median, gflops, per_core, ratio, err,
            r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-");
     fflush(stdout);
 }
@@ -510,7 +514,7 @@ int run_sizes(const bench_opts *o, const variant *vars, int nvars)
                 r.ms_min = timer_min(tv, n);
                 r.ms_median = timer_median(tv, n);
                 r.base_ms = with_base ? timer_median(tb, n) : 0;
-                print_row(&r);
+                print_row(o, &r);
                 csv_row(o, &r, var->gpu ? gpu_device_name() : cpu_device,
                         var->gpu ? gpu_compiler() : cpu_compiler);
                 if (r.checked)
@@ -530,7 +534,7 @@ int run_sizes(const bench_opts *o, const variant *vars, int nvars)
                 row r = {"psgemm", s, o->threads[ti], nbase, base_checked, 0, 0, 0, base_vr};
                 r.ms_min = timer_min(base_all, nbase);
                 r.ms_median = timer_median(base_all, nbase);
-                print_row(&r);
+                print_row(o, &r);
                 csv_row(o, &r, cpu_device, cpu_compiler);
                 if (base_checked)
                     base_vr.pass ? npass++ : nfail++;

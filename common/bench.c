@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +17,11 @@
 #include "verify.h"
 
 static double flops_of(const gemm_shape *s) { return 2.0 * s->m * (double)s->n * s->k; }
+
+double bench_gflops(const bench_opts *o, const gemm_shape *s, double ms)
+{
+    return o->alpha == 0.0f || ms <= 0 ? -1 : flops_of(s) / (ms * 1e6);
+}
 
 /* Rows of B and the width of A's rows: K, or one when K = 0 (lda >= max(1, K), as in BLAS). */
 static int k_rows(const gemm_shape *s) { return s->k > 0 ? s->k : 1; }
@@ -74,10 +80,14 @@ typedef bench_row row;
 
 void bench_open_csv(bench_opts *o)
 {
-    if (o->csv && !o->csv_out && strcmp(o->csv, "-") != 0) {
+    /* (a regular file only: a FIFO opened to read waits for a writer, a pipe for its data) */
+    struct stat st;
+    if (o->csv && !o->csv_out && stat(o->csv, &st) == 0 && S_ISREG(st.st_mode)) {
         FILE *f = fopen(o->csv, "r");
         char line[sizeof CSV_HEADER_18 + 2] = "";
-        if (f && fgets(line, sizeof line, f) && strcmp(line, CSV_HEADER_18 "\n") == 0)
+        if (f && fgets(line, sizeof line, f))
+            line[strcspn(line, "\r\n")] = '\0'; /* CRLF too: upgrade-csv.sh makes it LF */
+        if (strcmp(line, CSV_HEADER_18) == 0)
             cli_die("--csv %s: written before the harness recorded the load and the ratios' "
                     "spread: scripts/upgrade-csv.sh %s adds the two columns (or write to a new "
                     "file)", o->csv, o->csv);
@@ -107,18 +117,21 @@ static void write_csv_row(const stage_info *st, const bench_opts *o, const row *
     csv_field(comp, sizeof comp, kernel_compiler(be));
     snprintf(bname, sizeof bname, "%s%s", be->baseline_name, name_suffix(o));
     sysinfo_utc_now(date, sizeof date);
-    double fl = flops_of(r->s);
-    if (r->base_ms > 0)
-        snprintf(base, sizeof base, "%.3f", fl / (r->base_ms * 1e6));
+    const double g = bench_gflops(o, r->s, r->ms_median), bg = bench_gflops(o, r->s, r->base_ms);
+    char gflops[32] = ""; /* empty where there is no rate (alpha = 0), as baseline_gflops */
+    if (g >= 0)
+        snprintf(gflops, sizeof gflops, "%.3f", g);
+    if (r->base_ms > 0 && bg >= 0)
+        snprintf(base, sizeof base, "%.3f", bg);
     if (r->checked)
         snprintf(err, sizeof err, "%.3g", r->vr.max_err_ratio);
     if (r->load >= 0)
         snprintf(load, sizeof load, "%.2f", r->load);
     if (r->spread >= 0)
         snprintf(spread, sizeof spread, "%.3f", r->spread);
-    cli_csv_row(o->csv_out, "%s,%s,%d,%d,%d,%d,%d,%.6f,%.6f,%.3f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s",
+    cli_csv_row(o->csv_out, "%s,%s,%d,%d,%d,%d,%d,%.6f,%.6f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s",
                 st->stage, r->variant, r->s->m, r->s->n, r->s->k, r->threads, r->reps,
-                r->ms_median, r->ms_min, fl / (r->ms_median * 1e6), o->baseline ? bname : "",
+                r->ms_median, r->ms_min, gflops, o->baseline ? bname : "",
                 base, err, r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", dev, comp,
                 sysinfo_git_rev(), date, load, spread);
 }
@@ -136,8 +149,10 @@ static void print_table_head(const stage_info *st, const bench_opts *o)
 
 static void print_row(const bench_opts *o, const row *r)
 {
-    double fl = flops_of(r->s);
-    char ratio[48] = "-", err[32] = "-", busy[48] = "";
+    const double g = bench_gflops(o, r->s, r->ms_median);
+    char ratio[48] = "-", err[32] = "-", busy[48] = "", gflops[32] = "-";
+    if (g >= 0)
+        snprintf(gflops, sizeof gflops, "%.2f", g);
     int wide = 0; /* bytes that print as no column: the 2-byte UTF-8 of the plus-minus sign */
     if (r->base_ms > 0 && r->spread >= 0) {
         snprintf(ratio, sizeof ratio, "%.2fx \u00b1%.0f%%", r->base_ms / r->ms_median, 100 * r->spread);
@@ -152,8 +167,8 @@ static void print_row(const bench_opts *o, const row *r)
     printf("%-16s ", r->variant);
     if (o->nthreads > 1)
         printf("%7d ", r->threads);
-    printf("%6d %6d %6d %10.3f %9.2f %*s %9s  %s%s\n", r->s->m, r->s->n, r->s->k,
-           r->ms_median, fl / (r->ms_median * 1e6), 16 + wide, ratio, err,
+    printf("%6d %6d %6d %10.3f %9s %*s %9s  %s%s\n", r->s->m, r->s->n, r->s->k,
+           r->ms_median, gflops, 16 + wide, ratio, err,
            r->checked ? (r->vr.pass ? "PASS" : "FAIL") : "-", busy);
     if (r->checked && !r->vr.pass) { /* say why, so that a failing row can be acted on */
         char why[256];

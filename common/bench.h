@@ -42,6 +42,11 @@ typedef struct bench_row {
                       row was measured; -1: unknown */
 } bench_row;
 
+/* GFLOP/s of the 2MNK flops of shape s in ms milliseconds, or -1 where there is no rate: with
+ * alpha = 0 BLAS computes no product (C = beta*C, A and B unread), and flops not done over the
+ * time of an early return would be a fiction. The table prints "-", the CSV an empty gflops. */
+double bench_gflops(const bench_opts *o, const gemm_shape *s, double ms);
+
 /* Other processes keeping this many cores busy while a row is measured make it "busy": its
  * time, and its ratio, are not what this machine does alone. */
 #define BENCH_BUSY_CORES 0.5

@@ -130,6 +130,12 @@ int cli_csv_close(struct csv_file *f)
     return 2;
 }
 
+void cli_no_csv(const bench_opts *o, const char *mode)
+{
+    if (o->csv)
+        cli_die("--csv: %s prints no result rows, so none would be written; leave --csv out", mode);
+}
+
 int cli_variant_runnable(const gemm_variant *v) { return !v->runnable || v->runnable(); }
 
 static void add_shape(gemm_shape **out, int *n, int *cap, int m, int nn, int k)
@@ -223,7 +229,8 @@ static void usage(const stage_info *st)
            "  --baseline LIB        the CPU stages' library: openblas (default), mkl or blis;\n"
            "                        exit 77 when it is not installed (make deps-mkl, deps-blis)\n"
            "  --csv FILE            append result rows to FILE (created with its header; a file\n"
-           "                        with another header is refused); --csv - writes the rows to\n"
+           "                        with another header is refused; a pipe or FIFO gets the\n"
+           "                        header, then the rows); --csv - writes the rows to\n"
            "                        standard output and the table to standard error\n"
            "  --device D --gpus N   CUDA device / number of GPUs (GPU stages)\n"
            "  --seed S              input seed (default 1)\n"
@@ -452,6 +459,8 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
         i += took - 1;
     }
 
+    if (o->edges)
+        cli_no_csv(o, "--edges");
     const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
     if (o->list) {
         cli_list_variants(&table);

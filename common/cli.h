@@ -74,6 +74,10 @@ struct csv_file *cli_csv_open(const char *what, const char *path, const char *he
 void cli_csv_row(struct csv_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cli_csv_close(struct csv_file *f);
 
+/* A mode of a program that measures no table rows (--edges, 12's --probe): with --csv, exit 2
+ * with one line, instead of dropping it without a word. */
+void cli_no_csv(const bench_opts *o, const char *mode);
+
 /* Can this machine run variant v? (its runnable(), where it has one) */
 int cli_variant_runnable(const gemm_variant *v);
 

@@ -8,16 +8,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 struct csv_file {
     int fd;
-    char *path;   /* as given, for messages */
-    int created;  /* csv_open made the file: csv_close removes it if no row came */
+    char *path;    /* as given, for messages */
+    int created;   /* csv_open made the file: csv_close removes it if no row came */
+    int regular;   /* a regular file: its header checked, its writes under a lock */
     long rows;
-    char *header; /* standard output: the header, written with the first row (a run that
-                     ends before any row, a refusal or a skip, leaves stdout empty) */
+    char *header;  /* standard output: the header, written with the first row (a run that
+                      ends before any row, a refusal or a skip, leaves stdout empty) */
+    char *columns; /* the header, to write it again into a file removed under us */
 };
 
 /* ---- signals: none of them stops a row half-way -------------------------------------------- */
@@ -95,10 +98,8 @@ static off_t write_position(int fd)
  * back to where the line began. A pipe or a terminal cannot be, and says so. */
 static int write_bytes(csv_file *f, const char *line, size_t len, char *err, size_t errlen)
 {
-    struct stat st;
-    int regular = fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode);
     atomic_store(&writing, 1);
-    off_t start = regular ? write_position(f->fd) : -1;
+    off_t start = f->regular ? write_position(f->fd) : -1;
     size_t done = 0;
     int errnum = 0;
     while (done < len) {
@@ -140,19 +141,34 @@ static int write_line(csv_file *f, const char *text, char *err, size_t errlen)
 
 /* ---- opening and closing --------------------------------------------------------------------- */
 
-/* A file that already holds something: it must start with our header and end with a newline. */
-static int check_existing(csv_file *f, const char *header, off_t size, char *err, size_t errlen)
+/* Several runs may write to one file at once (a sweep split over two terminals): each holds the
+ * file's lock while it writes or checks the header and while it appends a row, so that a new
+ * file gets one header, and a row undone after a failed write takes no other run's row with it.
+ * Where the file system has no locks (flock fails), there is no lock, as before. */
+static void lock(int fd, int op)
 {
+    while (flock(fd, op) != 0 && errno == EINTR)
+        ;
+}
+
+/* A file that already holds something: it must start with our header and end with a newline. */
+static int check_existing(csv_file *f, off_t size, char *err, size_t errlen)
+{
+    const char *header = f->columns;
     size_t hl = strlen(header);
-    char *first = malloc(hl + 2);
+    char *first = malloc(hl + 3);
     if (!first)
         return fail(err, errlen, f->path, "out of memory", 0);
-    ssize_t n = pread(f->fd, first, hl + 1, 0);
+    ssize_t n = pread(f->fd, first, hl + 2, 0);
     char last = '\n';
     int rc = 0;
+    const int ours = n > 0 && (size_t)n > hl && memcmp(first, header, hl) == 0;
     if (n < 0 || pread(f->fd, &last, 1, size - 1) != 1) {
         rc = fail(err, errlen, f->path, "cannot read it to check its header", errno);
-    } else if ((size_t)n != hl + 1 || memcmp(first, header, hl) != 0 || first[hl] != '\n') {
+    } else if (ours && first[hl] == '\r' && (size_t)n > hl + 1 && first[hl + 1] == '\n') {
+        rc = fail(err, errlen, f->path, "has this header, but its lines end in CRLF (Windows "
+                                        "line ends): sed -i 's/\\r$//' on it, or write to a new file", 0);
+    } else if (!ours || first[hl] != '\n') {
         first[n] = '\0';
         first[strcspn(first, "\r\n")] = '\0';
         char what[160];
@@ -166,6 +182,66 @@ static int check_existing(csv_file *f, const char *header, off_t size, char *err
     return rc;
 }
 
+/* A regular file, or none yet: opened to append, created if missing; under the lock, an empty
+ * file gets the header and any other has its header checked. Another run may create the file
+ * between our two opens (then we open theirs), or remove it, empty, between our open and our
+ * lock (csv_close: then we open it again). */
+static int open_regular(csv_file *f, char *err, size_t errlen)
+{
+    for (int tries = 0; tries < 100; tries++) {
+        f->created = 0;
+        f->fd = open(f->path, O_RDWR | O_APPEND | O_CLOEXEC);
+        if (f->fd < 0 && errno == ENOENT) {
+            f->fd = open(f->path, O_RDWR | O_APPEND | O_CLOEXEC | O_CREAT | O_EXCL, 0666);
+            f->created = f->fd >= 0;
+            if (f->fd < 0 && errno == EEXIST)
+                continue;
+        }
+        if (f->fd < 0)
+            return fail(err, errlen, f->path, "cannot open it for appending", errno);
+        lock(f->fd, LOCK_EX);
+        struct stat st;
+        int rc;
+        if (fstat(f->fd, &st) != 0) {
+            rc = fail(err, errlen, f->path, "cannot stat it", errno);
+        } else if (st.st_nlink == 0) {
+            close(f->fd);
+            continue;
+        } else {
+            rc = st.st_size > 0 ? check_existing(f, st.st_size, err, errlen)
+                                : write_line(f, f->columns, err, errlen);
+        }
+        lock(f->fd, LOCK_UN);
+        return rc;
+    }
+    f->fd = -1;
+    return fail(err, errlen, f->path, "other runs keep creating and removing it", 0);
+}
+
+/* Before a row into a regular file: the lock, on the file the path names. A run that created the
+ * file and ends with no row removes it (csv_close); one that had opened it opens it again. */
+static int lock_for_row(csv_file *f, char *err, size_t errlen)
+{
+    for (int tries = 0; tries < 100; tries++) {
+        lock(f->fd, LOCK_EX);
+        struct stat st;
+        if (fstat(f->fd, &st) != 0 || st.st_nlink > 0)
+            return 0;
+        close(f->fd);
+        if (open_regular(f, err, errlen) != 0)
+            return -1;
+    }
+    return fail(err, errlen, f->path, "other runs keep creating and removing it", 0);
+}
+
+/* The path names the pipe, FIFO or terminal that standard output already is (/dev/stdout): the
+ * same as "-", so that the table goes to stderr instead of into the rows. */
+static int names_stdout(const struct stat *st)
+{
+    struct stat out;
+    return fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == st->st_dev && out.st_ino == st->st_ino;
+}
+
 csv_file *csv_open(const char *path, const char *header, char *err, size_t errlen)
 {
     if (!*path) {
@@ -173,54 +249,47 @@ csv_file *csv_open(const char *path, const char *header, char *err, size_t errle
         return NULL;
     }
     csv_file *f = calloc(1, sizeof *f);
-    if (!f || !(f->path = strdup(path))) {
+    if (!f || !(f->path = strdup(path)) || !(f->columns = strdup(header))) {
         fail(err, errlen, path, "out of memory", 0);
+        if (f)
+            free(f->path);
         free(f);
         return NULL;
     }
-    const int to_stdout = strcmp(path, "-") == 0;
-    if (to_stdout) {
-        /* the rows keep the real stdout; the program's other output goes to stderr */
+    f->fd = -1;
+    signals_install();
+    struct stat st;
+    /* a pipe, a FIFO, a terminal, a device: a stream, whose header cannot be read back */
+    const int stream = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    int rc;
+    if (strcmp(path, "-") == 0 || (stream && names_stdout(&st))) {
+        /* the rows keep the real stdout (the header with the first row); the program's other
+         * output goes to stderr */
         fflush(stdout);
         f->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-        if (f->fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-            fail(err, errlen, "standard output", "cannot duplicate it", errno);
-            goto fail;
-        }
+        if (f->fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+            rc = fail(err, errlen, "standard output", "cannot duplicate it", errno);
+        else
+            rc = (f->header = strdup(header)) ? 0 : fail(err, errlen, f->path, "out of memory", 0);
+    } else if (stream) {
+        /* written only: a FIFO opened to read as well would be its own reader, and its writes
+         * would block for ever once the real reader left and the pipe filled */
+        f->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+        rc = f->fd < 0 ? fail(err, errlen, path, "cannot open it for writing", errno)
+                       : write_line(f, header, err, errlen);
     } else {
-        f->fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC);
-        if (f->fd < 0 && errno == ENOENT) {
-            f->fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC | O_CREAT | O_EXCL, 0666);
-            f->created = f->fd >= 0;
-        }
-        if (f->fd < 0) {
-            fail(err, errlen, path, "cannot open it for appending", errno);
-            goto fail;
-        }
+        f->regular = 1;
+        rc = open_regular(f, err, errlen);
     }
-    struct stat st;
-    if (fstat(f->fd, &st) != 0) {
-        fail(err, errlen, f->path, "cannot stat it", errno);
-        goto fail;
-    }
-    signals_install();
-    /* standard output is a stream, whatever it was redirected to: it gets the header, with the
-     * first row */
-    off_t size = S_ISREG(st.st_mode) && !to_stdout ? write_position(f->fd) : 0;
-    int rc = 0;
-    if (to_stdout)
-        rc = (f->header = strdup(header)) ? 0 : fail(err, errlen, f->path, "out of memory", 0);
-    else
-        rc = size > 0 ? check_existing(f, header, size, err, errlen)
-                      : write_line(f, header, err, errlen);
     if (rc == 0)
         return f;
     signals_restore();
-fail:
     if (f->fd >= 0)
         close(f->fd);
     if (f->created)
         unlink(path);
+    free(f->header);
+    free(f->columns);
     free(f->path);
     free(f);
     return NULL;
@@ -236,7 +305,11 @@ int csv_append(csv_file *f, const char *row, char *err, size_t errlen)
         free(f->header);
         f->header = NULL;
     }
+    if (f->regular && lock_for_row(f, err, errlen) != 0)
+        return -1;
     int rc = write_line(f, row, err, errlen);
+    if (f->regular)
+        lock(f->fd, LOCK_UN);
     if (rc == 0)
         f->rows++;
     return rc;
@@ -259,17 +332,31 @@ int csv_appendf(csv_file *f, char *err, size_t errlen, const char *fmt, ...)
     return rc;
 }
 
+/* A file this run created and wrote no row to is removed (a skipped run leaves nothing behind),
+ * unless another run has written to it: under the lock, it holds the header alone and the path
+ * still names it. */
+static void remove_if_unused(const csv_file *f)
+{
+    struct stat st, now;
+    lock(f->fd, LOCK_EX);
+    if (fstat(f->fd, &st) == 0 && st.st_size == (off_t)strlen(f->columns) + 1 &&
+        stat(f->path, &now) == 0 && now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+        unlink(f->path);
+    lock(f->fd, LOCK_UN);
+}
+
 int csv_close(csv_file *f, char *err, size_t errlen)
 {
     if (!f)
         return 0;
     int rc = 0;
-    if (close(f->fd) != 0)
+    if (f->fd >= 0 && f->created && f->rows == 0)
+        remove_if_unused(f);
+    if (f->fd >= 0 && close(f->fd) != 0)
         rc = fail(err, errlen, f->path, "closing it failed", errno);
-    else if (f->created && f->rows == 0)
-        unlink(f->path);
     signals_restore();
     free(f->header);
+    free(f->columns);
     free(f->path);
     free(f);
     return rc;

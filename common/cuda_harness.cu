@@ -13,6 +13,7 @@
 #include "cuda_harness.cuh"
 
 #include <cublas_v2.h>
+#include <errno.h>
 #include <string.h>
 
 #include "cli.h"
@@ -58,6 +59,26 @@ void gemm_set_stream(cudaStream_t s)
 cudaStream_t gemm_stream(void) { return stream_overridden ? stream_override : g.stream; }
 int gemm_sm_count(void) { return g.prop.multiProcessorCount; }
 
+/* GEMM_CUDA_CC=86: act as a GPU of compute capability 8.6 where the real one has more (a test of
+ * an older GPU's path); 0 where unset or empty. Read as the program starts, before any argument
+ * or device, so that a value that is no compute capability ("8.6", "sm_86", "abc") is refused
+ * with one line (exit 2) instead of being ignored without a word. */
+static int pretend_cc;
+__attribute__((constructor)) static void read_pretend_cc(void)
+{
+    const char *s = getenv("GEMM_CUDA_CC");
+    if (!s || !*s)
+        return;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end || s[0] < '0' || s[0] > '9' || v < 10 || v > 199) {
+        fprintf(stderr, "%s: GEMM_CUDA_CC: '%s' is not a compute capability as the harness takes "
+                        "it: its two digits, e.g. 86 for 8.6\n", program_invocation_short_name, s);
+        exit(2);
+    }
+    pretend_cc = (int)v;
+}
+
 int cuda_cc(void)
 {
     int n = 0, dev = cli_device >= 0 ? cli_device : 0;
@@ -68,10 +89,7 @@ int cuda_cc(void)
         return 0;
     }
     int cc = 10 * prop.major + prop.minor;
-    const char *pretend = getenv("GEMM_CUDA_CC");
-    if (pretend && atoi(pretend) > 0 && atoi(pretend) < cc)
-        cc = atoi(pretend);
-    return cc;
+    return pretend_cc > 0 && pretend_cc < cc ? pretend_cc : cc;
 }
 
 int cuda_needs_sm80(void) { return cuda_cc() == 0 || cuda_cc() >= 80; }

@@ -7,6 +7,16 @@
 #   under `ulimit -f 1` every line of the file is a whole row; `--csv -` makes standard output
 #   a valid CSV; a second run appends rows under the one header; a skipped run (exit 77)
 #   leaves no file behind.
+#   Pipes and FIFOs: --csv /dev/stdout into `head -n 2` or `cat`, and onto a FIFO with a reader
+#   (one that leaves after a line too): the header and whole rows, and the run ends.
+#   Runs creating one new file at once: one header and every run's rows (two runs whose opens a
+#   preloaded tests/slow-open.c slows, so that they meet every time; eight runs as they come); a
+#   skipped run that removes the file it made keeps the row of a run that opened it meanwhile.
+#   A CSV with CRLF line ends is refused as such.
+#   scripts/upgrade-csv.sh: a last row with no newline, a row cut short, a row of 20 fields:
+#   exit 2, one line, the file as it was; a whole file upgraded; CRLF made LF, and said.
+#   --csv with a mode that writes no rows (--edges, 12's --probe): exit 2, one line. --alpha 0:
+#   no rate ("-" in the table, gflops empty in the CSV). `make stage` lists the stages.
 #   Command line: --variant "" exits 2 in every program; --alpha/--beta 1e39 exit 2 (not a
 #   finite float); -k 2147483647 --pad 1 says which leading dimension overflowed (and UBSan
 #   stays quiet); stage 05 checks every argument before it refuses a kernel this CPU lacks
@@ -14,7 +24,8 @@
 #   --threads 1,2 adds a threads column; empty list items, malformed sizes, 'all' among names,
 #   an alpha that is 0 as a float, --device on a CPU stage: exit 2 with one line in every
 #   program; a CUDA program without a GPU says
-#   "no NVIDIA GPU or driver found: skipped".
+#   "no NVIDIA GPU or driver found: skipped"; GEMM_CUDA_CC that is no compute capability
+#   (abc, 8.6, sm_86, 9): exit 2, one line.
 # Prints PASS:/FAIL:/SKIP: lines (tests/run-tests.sh tallies them); exits 0.
 set -u
 cd "$(dirname "$0")/.."
@@ -122,6 +133,164 @@ NAIVE=01_naive/naive
 # then the load and the ratios' spread, which may be empty)
 LAST_AT=18 csv_cases harness 20 "$NAIVE --sizes 8:64:+4 --no-baseline --reps 1 --csv" \
     $NAIVE -m 8 --no-baseline --reps 1 --csv
+
+# ---- pipes and FIFOs: no header to check there, the rows go out (the header first), and a
+# reader that leaves ends the run (the check for the old 18-column header opened the path to
+# read first, and waited for ever on a FIFO or a pipe)
+# lines_ok FILE ROWS: one header, first, and ROWS whole rows of the harness
+lines_ok() { LAST_AT=18 whole_rows "$1" 20 && [ "$(wc -l <"$1")" -eq $(($2 + 1)) ]; }
+HEADER=$($NAIVE -m 8 --no-baseline --reps 1 --csv - 2>/dev/null | head -n 1)
+timeout 10 $NAIVE --sizes 8:400:+1 --no-baseline --reps 1 --csv /dev/stdout 2>"$LOG/pipe-head.err" |
+    head -n 2 >"$LOG/pipe-head.out"
+rc=${PIPESTATUS[0]}
+if [ "$rc" -ne 124 ] && [ "$(head -n 1 "$LOG/pipe-head.out")" = "$HEADER" ] && [ "$(wc -l <"$LOG/pipe-head.out")" -eq 2 ]; then
+    pass "harness: --csv /dev/stdout | head -n 2: the header and a row, and the run ends with head (exit $rc)"
+else
+    fail "harness: --csv /dev/stdout | head -n 2: exit $rc (124: it hung), $(wc -l <"$LOG/pipe-head.out") lines (see $LOG/pipe-head.*)"
+fi
+timeout 10 $NAIVE --sizes 8,9 --no-baseline --reps 1 --csv /dev/stdout 2>"$LOG/pipe-cat.err" | cat >"$LOG/pipe-cat.out"
+rc=${PIPESTATUS[0]}
+[ "$rc" -eq 0 ] && lines_ok "$LOG/pipe-cat.out" 2 &&
+    grep -q '^variant ' "$LOG/pipe-cat.err" &&
+    pass "harness: --csv /dev/stdout into a pipe: the pipe gets the header and 2 whole rows, the table goes to stderr (as --csv -)" ||
+    fail "harness: --csv /dev/stdout into a pipe: exit $rc, or not a CSV of 2 rows (see $LOG/pipe-cat.*)"
+mkfifo "$T/fifo"
+timeout 20 cat "$T/fifo" >"$LOG/fifo.csv" &
+reader=$!
+timeout 10 $NAIVE --sizes 8,9 --no-baseline --reps 1 --csv "$T/fifo" >/dev/null 2>"$LOG/fifo.err"
+rc=$?
+wait $reader
+[ "$rc" -eq 0 ] && lines_ok "$LOG/fifo.csv" 2 &&
+    pass "harness: --csv onto a FIFO with a reader: exit 0, the reader gets the header and 2 whole rows" ||
+    fail "harness: --csv onto a FIFO: exit $rc (124: it hung), or the reader got no CSV of 2 rows (see $LOG/fifo.*)"
+timeout 20 head -n 1 "$T/fifo" >"$LOG/fifo-head.out" &
+reader=$!
+timeout 10 $NAIVE --sizes 8:400:+1 --no-baseline --reps 1 --csv "$T/fifo" >/dev/null 2>"$LOG/fifo-head.err"
+rc=$?
+wait $reader
+[ "$rc" -ne 124 ] && [ "$(cat "$LOG/fifo-head.out")" = "$HEADER" ] &&
+    pass "harness: --csv onto a FIFO whose reader leaves after a line: the run ends (exit $rc), not blocked on a full FIFO" ||
+    fail "harness: --csv onto a FIFO whose reader leaves: exit $rc (124: it hung; see $LOG/fifo-head.*)"
+
+# ---- runs that create one new file at once: one header, every run's rows (each holds the
+# file's lock while it writes the header or a row). A preloaded open() made slow on that path
+# (tests/slow-open.c) holds each run 0.1 s before and after it opens, so that two runs started
+# together meet between the first open and the creation every time (once a "File exists" exit
+# 2, or two headers); then eight runs at once, three times, as they come.
+# at_once TAG N PRELOAD...: N runs of 01 at once onto the new file $T/TAG.csv; the exit statuses
+# and stderr in $LOG/TAG.*
+at_once() {
+    local tag=$1 n=$2 i
+    shift 2
+    for i in $(seq "$n"); do
+        (env "$@" $NAIVE -m 1 --no-baseline --reps 1 --csv "$T/$tag.csv" >/dev/null 2>"$LOG/$tag.$i.err"
+         echo $? >"$LOG/$tag.$i.rc") &
+    done
+    wait
+    cat "$LOG/$tag".*.rc | sort | uniq -c | paste -sd, - | tr -s ' '
+}
+if gcc -shared -fPIC -O2 -o "$T/slow-open.so" tests/slow-open.c -ldl 2>"$LOG/slow-open.err"; then
+    for round in 1 2 3; do
+        rcs=$(at_once "slow$round" 2 LD_PRELOAD="$T/slow-open.so" SLOW_OPEN="$T/slow$round.csv")
+        if [ "$rcs" = " 2 0" ] && lines_ok "$T/slow$round.csv" 2; then
+            pass "harness: two runs creating one file, opens slowed (round $round): both exit 0, one header, 2 rows"
+        else
+            fail "harness: two runs creating one file, opens slowed (round $round): exit statuses '$rcs', $(grep -c '^stage,' "$T/slow$round.csv" 2>/dev/null) header(s), $(grep -vc '^stage,' "$T/slow$round.csv" 2>/dev/null) row(s): $(cat "$LOG/slow$round".*.err | head -n 1)"
+        fi
+    done
+    # a run that creates the file and ends with no row (skipped: exit 77) removes it, but not
+    # from under a run that opened it meanwhile: that one opens it again, and its row is kept.
+    # (0.3 s on each side of each open: the second run, 0.75 s later, opens the file between
+    # its creation, at 0.9 s, and its removal, at 1.2 s)
+    (GEMM_HIDE_ISA=amx LD_PRELOAD="$T/slow-open.so" SLOW_OPEN="$T/skip-race.csv" SLOW_OPEN_MS=300 \
+        14_amx/amx --variant amx_naive -m 8 --no-baseline --csv "$T/skip-race.csv" >/dev/null 2>&1
+     echo $? >"$LOG/skip-race.rc") &
+    sleep 0.75
+    LD_PRELOAD="$T/slow-open.so" SLOW_OPEN="$T/skip-race.csv" SLOW_OPEN_MS=300 \
+        14_amx/amx --variant simd -m 8 --no-baseline --reps 1 --csv "$T/skip-race.csv" >/dev/null 2>"$LOG/skip-race.err"
+    rc=$?
+    wait
+    if [ "$(cat "$LOG/skip-race.rc")" -eq 77 ] && [ $rc -eq 0 ] && [ -f "$T/skip-race.csv" ] &&
+        lines_ok "$T/skip-race.csv" 1 && grep -q '^14_amx,simd,8,' "$T/skip-race.csv"; then
+        pass "harness: a skipped run (77) removing the file it made keeps the row of a run that opened it meanwhile"
+    else
+        fail "harness: a skipped run and a run writing one new file: exit $(cat "$LOG/skip-race.rc") and $rc, the row $([ -f "$T/skip-race.csv" ] && echo "not in the file" || echo "lost with the file")"
+    fi
+else
+    fail "harness: tests/slow-open.c does not build (see $LOG/slow-open.err)"
+fi
+for round in 1 2 3; do
+    rcs=$(at_once "many$round" 8)
+    [ "$rcs" = " 8 0" ] && lines_ok "$T/many$round.csv" 8 &&
+        pass "harness: eight runs at once creating one file (round $round): all exit 0, one header, 8 rows" ||
+        fail "harness: eight runs at once creating one file (round $round): exit statuses '$rcs', $(grep -c '^stage,' "$T/many$round.csv") header(s), $(grep -vc '^stage,' "$T/many$round.csv") row(s)"
+done
+
+# ---- a file with Windows line ends: refused, and the message says so (it used to say "another
+# header" and show the same header)
+$NAIVE -m 8 --no-baseline --reps 1 --csv "$T/lf.csv" >/dev/null 2>&1
+sed 's/$/\r/' "$T/lf.csv" >"$T/crlf.csv"
+cp "$T/crlf.csv" "$T/crlf.orig"
+refused "harness: a CSV with CRLF line ends" crlf $NAIVE -m 8 --no-baseline --reps 1 --csv "$T/crlf.csv"
+grep -q 'CRLF' "$LOG/crlf.err" && cmp -s "$T/crlf.csv" "$T/crlf.orig" && pass "harness: the CRLF file is named as such, and left as it was" ||
+    fail "harness: a CRLF file: the message does not say CRLF, or the file changed: $(cat "$LOG/crlf.err")"
+
+# ---- scripts/upgrade-csv.sh: every row checked before the file is written; a row cut short, a
+# longer row, a file cut in the middle of a row: one line, exit 2, the file as it was; CRLF
+# line ends made LF, and said
+OLD18="stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,baseline_gflops,max_err_ratio,check,device,compiler,git,date"
+ROW18=$(sed -n '2p' "$T/lf.csv" | cut -d, -f1-18)
+upgrade() { # TAG CONTENT (printf'd): the file $T/up-TAG.csv, then the script run on it
+    # shellcheck disable=SC2059
+    printf "$2" "$OLD18" "$ROW18" "$ROW18" >"$T/up-$1.csv"
+    cp "$T/up-$1.csv" "$T/up-$1.orig"
+    run "up-$1" sh scripts/upgrade-csv.sh "$T/up-$1.csv"
+}
+for c in "unended|a last row with no newline|%s\n%s\n%s" "short|a row cut short|%s\n%s\n%.40s\n" \
+         "wide|a row of 20 fields|%s\n%s\n%s,1,2\n"; do
+    IFS='|' read -r tag desc form <<<"$c"
+    upgrade "$tag" "$form"
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$LOG/up-$tag.err")" -eq 1 ] && [ ! -s "$LOG/up-$tag.out" ] &&
+        cmp -s "$T/up-$tag.csv" "$T/up-$tag.orig"; then
+        pass "upgrade-csv: $desc -> exit 2, the file as it was: $(cat "$LOG/up-$tag.err")"
+    else
+        fail "upgrade-csv: $desc -> exit $rc, '$(cat "$LOG/up-$tag.out")' (want exit 2, one line on stderr, the file unchanged)"
+    fi
+done
+upgrade good "%s\n%s\n%s\n"
+[ $rc -eq 0 ] && lines_ok "$T/up-good.csv" 2 && grep -q "^upgraded $T/up-good.csv\$" "$LOG/up-good.out" &&
+    pass "upgrade-csv: a whole 18-column file -> 20 columns, 'upgraded'" ||
+    fail "upgrade-csv: a whole 18-column file -> exit $rc: $(cat "$LOG/up-good.out" "$LOG/up-good.err")"
+upgrade crlf "%s\r\n%s\r\n%s\r\n"
+[ $rc -eq 0 ] && lines_ok "$T/up-crlf.csv" 2 && ! grep -q "$(printf '\r')" "$T/up-crlf.csv" &&
+    grep -q 'CRLF line ends made LF' "$LOG/up-crlf.out" &&
+    pass "upgrade-csv: an 18-column file with CRLF line ends -> upgraded and made LF, and said: $(cat "$LOG/up-crlf.out")" ||
+    fail "upgrade-csv: a CRLF file -> exit $rc, '$(cat "$LOG/up-crlf.out" "$LOG/up-crlf.err")' (want it upgraded, LF, and said)"
+
+# ---- a mode that writes no rows, with --csv: one line, exit 2, no file (it was dropped
+# without a word)
+refused "harness: --edges --csv" edges-csv $NAIVE --edges --csv "$T/edges.csv"
+[ ! -e "$T/edges.csv" ] || fail "harness: --edges --csv left $T/edges.csv behind"
+B12=12_cuda_tensor_cores/cuda_tensor_cores
+[ ! -x $B12 ] || refused "12: --probe --csv (before the GPU is asked)" 12-probe-csv $B12 --probe --csv "$T/probe.csv"
+
+# ---- --alpha 0: BLAS computes no product, so no rate: "-" in the table's GFLOP/s column and an
+# empty gflops (and baseline_gflops) in the CSV, instead of 2MNK flops over an early return
+run alpha0 $NAIVE -m 64 --alpha 0 --reps 1 --csv -
+if [ $rc -eq 0 ] && awk -F, 'NR > 1 { n++; if ($10 != "" || $12 != "") bad = 1 } END { exit bad || n != 2 }' "$LOG/alpha0.out" &&
+    grep -qE '^ijk +64 +64 +64 +[0-9.]+ +- ' "$LOG/alpha0.err"; then
+    pass "harness: --alpha 0: GFLOP/s '-' in the table, gflops empty in the CSV"
+else
+    fail "harness: --alpha 0: a rate for an early return (see $LOG/alpha0.*)"
+fi
+
+# ---- make stage with no number: the stages, not "no stage .o"
+out=$(make -s stage 2>&1)
+rc=$?
+sorted=$(make -s list-stages | cut -c1-2 | sort | paste -sd' ' -)
+[ $rc -ne 0 ] && echo "$out" | grep -qF "give a stage's number, e.g. make stage01; the stages are: $sorted" &&
+    pass "make stage: asks for a number and lists the stages" || fail "make stage: '$out'"
+
 # ---- 03's tile sweep calls the harness's parts itself
 LAST_AT=18 csv_cases 03-tiles 20 "03_tiling/tiling --variant tiled --tile 8,16 --sizes 8:40:+8 --no-baseline --reps 1 --csv" \
     03_tiling/tiling --variant tiled --tile 8 -m 8 --no-baseline --reps 1 --csv
@@ -293,6 +462,19 @@ while read -r dir prog kind; do
         fail "$dir: -m 7 -> exit $rc: $(cat "$LOG/$prog-nogpu.out" "$LOG/$prog-nogpu.err" | head -n 2)"
     fi
 done < <(make -s list-stages)
+# GEMM_CUDA_CC that is not a compute capability: refused as the program starts (it was ignored)
+B07=07_cuda_naive/cuda_naive
+if [ -x $B07 ]; then
+    for cc in abc 8.6 sm_86 9; do
+        refused "07: GEMM_CUDA_CC=$cc" "07-cc-$cc" env GEMM_CUDA_CC=$cc $B07 -m 7 --no-baseline --reps 1
+        grep -q "GEMM_CUDA_CC: '$cc' is not a compute capability" "$LOG/07-cc-$cc.err" ||
+            fail "07: GEMM_CUDA_CC=$cc: the message does not name it"
+    done
+    run 07-cc-ok env GEMM_CUDA_CC=80 $B07 -m 7 --no-baseline --reps 1
+    [ $rc -ne 2 ] && pass "07: GEMM_CUDA_CC=80 is taken (exit $rc)" || fail "07: GEMM_CUDA_CC=80 refused: $(cat "$LOG/07-cc-ok.err")"
+else
+    skip "07: not built (no nvcc): GEMM_CUDA_CC's check not tried"
+fi
 run gf256-nogpu 11_gf256/gf256 --variant gpu_tables --len 8
 if [ $rc -eq 77 ]; then
     grep -qE 'needs a CUDA GPU \((no NVIDIA GPU or driver found|not built with CUDA.*)\), which this machine lacks: skipped$' \
