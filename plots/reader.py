@@ -62,9 +62,10 @@ RESULT = Schema(
     ints="m n k threads reps", floats="ms_median ms_min gflops baseline_gflops max_err_ratio load "
     "ratio_spread",
     # baseline_gflops and load: -1 where not measured (a baseline's own row; before the load was
-    # recorded); threads: 1 where a GPU stage leaves it empty
+    # recorded); threads: 1 where a GPU stage leaves it empty; gflops: empty where the rate means
+    # nothing (alpha = 0: an early return), and such a row is left out of every chart
     empty={"threads": 1, "baseline_gflops": -1.0, "max_err_ratio": None, "load": -1.0,
-           "ratio_spread": None})
+           "ratio_spread": None, "gflops": None})
 PEAK = Schema("a peak CSV (make peak)", "device,measure,threads,value,unit,date",
               ints="threads", floats="value", empty={"threads": 1})
 GF256 = Schema(
@@ -76,7 +77,7 @@ DISTRIBUTED = Schema(
     "13_distributed's CSV", "stage,variant,m,n,k,grid,ranks,threads,nb,reps,ms_median,ms_min,gflops,"
     "baseline,baseline_gflops,max_err_ratio,check,device,compiler,git,date",
     ints="m n k ranks threads nb reps", floats="ms_median ms_min gflops baseline_gflops "
-    "max_err_ratio", empty={"baseline_gflops": -1.0, "max_err_ratio": None},
+    "max_err_ratio", empty={"baseline_gflops": -1.0, "max_err_ratio": None, "gflops": None},
     patterns={"grid": r"[1-9][0-9]*x[1-9][0-9]*"})
 DISTRIBUTED_COMM = Schema(
     "13_distributed's --bench-comm CSV",
@@ -156,7 +157,9 @@ def read(path, schemas, stage=None, need_rows=True):
         for fields in reader:
             if not fields:
                 continue
-            rows.append(convert(schema, header, fields, f"{path}:{reader.line_num}", stage))
+            row = convert(schema, header, fields, f"{path}:{reader.line_num}", stage)
+            if row.get("gflops", 0) is not None:  # (no rate: alpha = 0, nothing to draw)
+                rows.append(row)
     except csv.Error as e:
         raise InputError(f"{path}:{reader.line_num}: {e}") from None
     if need_rows and not rows:

@@ -48,6 +48,15 @@ check "only the expected charts are written" [ "$(ls "$tmp/all" | wc -l)" -eq 9 
 check "the FAIL row is skipped with a warning" \
     grep -q "warning: skipping FAIL row: 04_threads omp_rows 64x64x64" "$tmp/all.err"
 
+# alpha = 0: the harness leaves gflops empty (no rate for an early return); such a row is left
+# out of the charts, and the rest of the file is drawn
+mkdir -p "$tmp/alpha0"
+{ cat "$fixture/01_naive.csv"; tail -n 1 "$fixture/01_naive.csv" | awk -F, -v OFS=, '{$10 = ""; $12 = ""; print}'; } \
+    >"$tmp/alpha0/01_naive.csv"
+"$PY" "$plot" --out "$tmp/alpha0/out" "$tmp/alpha0/01_naive.csv" >"$tmp/alpha0.out" 2>&1
+check "a row with no rate (alpha = 0, gflops empty) is left out, the chart drawn" \
+    is_png "$tmp/alpha0/out/01_naive.png"
+
 # CPU results only: one progression chart of each kind, with no _cpu suffix.
 "$PY" "$plot" --out "$tmp/one" --size 128 "$fixture/01_naive.csv" >"$tmp/one.out" 2>&1
 check "a single CSV exits 0" [ $? -eq 0 ]
