@@ -47,7 +47,7 @@ stage_name  = $(patsubst $(firstword $(subst _, ,$(1)))_%,%,$(1))
 stage_num   = $(firstword $(subst _, ,$(1)))
 
 COMMON_SRCS := common/matrix.c common/verify.c common/cli.c common/bench.c common/csv.c \
-               common/quick_return.c common/edges.c common/sysinfo.c
+               common/quick_return.c common/edges.c common/sysinfo.c common/cpu_features.c
 CPU_COMMON  := $(COMMON_SRCS) common/baseline_blas.c
 GPU_COMMON  := $(COMMON_SRCS) common/cuda_harness.cu common/quick_return_gpu.cu
 
@@ -175,7 +175,7 @@ planted: tests/planted/planted                 # the harness's own test: kernels
 tests/planted/planted: $(call obj,rel,tests/planted/planted.c $(CPU_COMMON))
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-build/peak: $(call obj,rel,common/peak.c common/peak_lib.c common/sysinfo.c)
+build/peak: $(call obj,rel,common/peak.c common/peak_lib.c common/sysinfo.c common/cpu_features.c)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
 
 build/peak_gpu: common/peak_gpu.cu common/cuda_harness.cuh build/rel/common/sysinfo.o
