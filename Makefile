@@ -166,7 +166,7 @@ gpu-archs: $(if $(NVCC),$(patsubst %.cu,build/archs/%.o,$(GPU_ARCH_SRCS)))
 .DEFAULT_GOAL := all
 
 all: cpu gpu                                   ## build every stage (GPU stages when nvcc is found)
-cpu: $(CPU_BINS) build/peak                    ## build the CPU stages
+cpu: $(CPU_BINS) build/peak build/cpu-class    ## build the CPU stages
 gpu: $(GPU_BINS) $(if $(NVCC),build/peak_gpu)  ## build the CUDA stages (needs nvcc)
 asan: $(ASAN_BINS)                             # CPU stages under ASan + UBSan (make test uses it)
 grade-bins: $(GRADE_BINS)                      # every stage built from its exercise
@@ -177,6 +177,10 @@ tests/planted/planted: $(call obj,rel,tests/planted/planted.c $(CPU_COMMON))
 
 build/peak: $(call obj,rel,common/peak.c common/peak_lib.c common/sysinfo.c common/cpu_features.c)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
+
+# the CPU class this machine is, or acts as under GEMM_HIDE_ISA (tests/cpu-classes.sh asks it)
+build/cpu-class: $(call obj,rel,tests/cpu_class.c common/cpu_features.c)
+	$(CC) $(CFLAGS) -o $@ $^
 
 build/peak_gpu: common/peak_gpu.cu common/cuda_harness.cuh build/rel/common/sysinfo.o
 	@mkdir -p $(@D)

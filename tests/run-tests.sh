@@ -103,6 +103,11 @@ while read -r dir prog kind; do
     done
 done <<<"$stages"
 
+echo "== every CPU stage as each class of CPU sees it: AVX-512 without AMX, AVX2+FMA, no SIMD extension (tests/cpu-classes.sh; logs in $LOG/cpu-classes/)"
+t0=$SECONDS
+run_checker cpu-classes tests/cpu-classes.sh "$LOG/cpu-classes.out" </dev/null
+echo "   (the class sweeps took $((SECONDS - t0)) s)"
+
 echo "== CSV files and command-line edges (tests/csv-cli.sh; logs in $LOG/csv-cli/)"
 run_checker csv-cli tests/csv-cli.sh "$LOG/csv-cli.out"
 
