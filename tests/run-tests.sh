@@ -10,12 +10,15 @@
 #      (tests/baselines.sh); the library on the core the CPU merits, or a warning; the spread of
 #      each ratio and the machine's load in the header, rows and CSV (tests/baseline-core.sh)
 #      no call after a variant's first faults in fresh memory (tests/steady-faults.py)
-#   4. the CPU stages again under AddressSanitizer + UndefinedBehaviorSanitizer
+#   4. the CPU stages again under AddressSanitizer + UndefinedBehaviorSanitizer; then every CPU
+#      stage's own cases again as each class of CPU below this one sees it (GEMM_HIDE_ISA hides
+#      AMX, AVX-512, AVX2; tests/cpu-classes.sh): a case naming only variants the class lacks
+#      exits 77 (tests/lib.sh, case_needs); a class above this CPU: built, not run (SKIP)
 #   5. the harness catches planted bugs (tests/planted): a test that cannot fail proves nothing
 #   6. each untouched exercise fails its checks cleanly (exit 1, FAIL lines, no crash)
 #   7. GPU stages without a GPU: skipped (exit 77), counted as skipped, not passed
-#   8. stage 05 built for other CPUs and run under qemu (tests/portability.sh): x86 without
-#      AVX-512 and without AVX, and ARM
+#   8. every CPU stage built for other CPUs and run under qemu (tests/portability.sh): x86
+#      without AVX-512 (Haswell) and without AVX (Nehalem), release and sanitizer builds; 05 on ARM
 #   9. plots/plot.py on a fixture
 #  10. every chapter a lesson: at most 420 lines, no commit hash, no "issue", its NOTES.md linked
 #      (tests/check-book.sh, and a planted chapter that it must fail)
@@ -211,7 +214,7 @@ echo "== stage 05's five loops at sizes next to INT_MAX (05_simd/tools/big_sizes
 expect_rc 0 "05_simd: the loops cut M, N or K = INT_MAX into blocks, every tile inside C" big-sizes \
     sh -c 'make -s build/asan/05_simd/big_sizes && build/asan/05_simd/big_sizes'
 
-echo "== stage 05 on other CPUs, emulated (tests/portability.sh; logs in build/port/logs/)"
+echo "== every CPU stage on other CPUs, emulated (tests/portability.sh; logs in build/port/logs/)"
 bash tests/portability.sh >"$LOG/portability.out" 2>&1
 tally portability "$LOG/portability.out"
 grep -qE '^(PASS|FAIL|SKIP):' "$LOG/portability.out" || bad "portability: tests/portability.sh printed no checks"
