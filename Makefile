@@ -149,8 +149,10 @@ build/rel/%.o: %.cu build/flags
 
 # make gpu-archs (make test runs it): every CUDA source, the exercises too, compiled for the GPUs
 # students have, in one nvcc call a file: a T4 (sm_75), an A100 (sm_80), RTX 30 and 40 cards
-# (sm_86, sm_89); the Hopper build (sm_90a) is the usual one. Compile only: nothing here runs.
-GPU_ARCHS ?= 75 80 86 89
+# (sm_86, sm_89), Blackwell B200 (sm_100) and RTX 50 cards (sm_120); the Hopper build (sm_90a) is
+# the usual one. wgmma.cu is Hopper's alone (sm_90a: 12's stage.mk), and 12 marks its variants
+# not available on every other GPU. Compile only: nothing here runs.
+GPU_ARCHS ?= 75 80 86 89 100 120
 GPU_ARCH_FLAGS = $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
 GPU_ARCH_SRCS  = $(filter-out 12_cuda_tensor_cores/wgmma.cu,$(wildcard [0-9][0-9]_*/*.cu) common/cuda_harness.cu \
                  common/quick_return_gpu.cu)

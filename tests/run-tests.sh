@@ -46,16 +46,18 @@ fi
 ok "build: every stage, sanitizer and exercise builds"
 make -s -j"$JOBS" planted >"$LOG/planted-build.log" 2>&1 \
     && ok "build: planted-bug harness test" || bad "build: planted-bug harness test"
-# the GPU stages for the GPUs students have (sm_75 to sm_89; the build above is sm_90a's)
+# the GPU stages for the GPUs students have (sm_75 to sm_120; the build above is sm_90a's)
+archs=$(make -s -p -n gpu-archs 2>/dev/null | sed -n 's/^GPU_ARCHS [?:]*= *//p' | head -n 1 | sed 's/\([0-9]*\)/sm_\1/g; s/ /, /g')
 if [ -n "$(make -s -n gpu-archs 2>/dev/null | grep -E '^[^ ]*nvcc ')" ] || [ -d build/archs ]; then
+    t0=$SECONDS
     if make -s -j"$JOBS" gpu-archs >"$LOG/gpu-archs.log" 2>&1; then
-        ok "build: every CUDA source compiles for sm_75, sm_80, sm_86 and sm_89 (make gpu-archs)"
+        ok "build: every CUDA source compiles for $archs (make gpu-archs, $((SECONDS - t0)) s)"
     else
-        bad "build: make gpu-archs (sm_75 to sm_89) failed (see $LOG/gpu-archs.log)"
+        bad "build: make gpu-archs ($archs) failed (see $LOG/gpu-archs.log)"
         grep -m 5 -E 'error' "$LOG/gpu-archs.log" | sed 's/^/    /'
     fi
 else
-    skp "build: the GPU stages for sm_75 to sm_89: no nvcc"
+    skp "build: the GPU stages for $archs: no nvcc"
 fi
 
 stages=$(make -s list-stages)
