@@ -55,7 +55,7 @@ build_copy() {
     cp -r tests/portability tests/cpu_class.c "$dir"/tests/
     cp -r tests/portability "$dir"/ # (the aarch64 build's -Iportability)
     for d in $stages; do rm -f "$dir/$d/$(make -s list-stages | awk -v d="$d" '$1 == d {print $2}')"; done
-    make -s -C "$dir" GIT_REV=portability NVCC= "$@"
+    make -s -j"$(nproc 2>/dev/null || echo 2)" -C "$dir" GIT_REV=portability NVCC= "$@"
 }
 
 # run NAME EMULATOR... -- ARGS: the program's stdout in $LOG/NAME.out, its stderr without the
