@@ -2,9 +2,10 @@
  *   make stage05 && ./05_simd/simd --sizes 256:4096:x2 --threads 1,2
  *
  * Every variant is in the table, each with its micro-kernel's CPU test (runnable): the harness
- * checks every argument first (exit 2), then `--variant all` runs what this CPU can, --list
- * marks the rest, and naming one it cannot run exits 77, "skipped", like a CUDA stage
- * without a GPU.
+ * checks every argument first (exit 2), then runs what this CPU can of the variants asked for,
+ * names the rest in the table ("not on this CPU: needs AVX-512F/DQ/VL"), and exits 77,
+ * "skipped", like a CUDA stage without a GPU, only when none of them can run. GEMM_HIDE_ISA
+ * (common/cpu_features.h) makes it act as a CPU of a lower class.
  * The baseline is OpenBLAS as loaded, or MKL or BLIS (--baseline): the CSV's baseline column
  * names it ("OpenBLAS-Cooperlake(SkylakeX)": that core asked for, this one taken; "MKL-AVX2").
  */
@@ -94,7 +95,9 @@ int main(int argc, char **argv)
                       "from the caches)\n"
                       "  --split own|shared|auto  threads: each packs its own blocks of B, or "
                       "all pack\n                        each slice of B and share it (default "
-                      "auto: as the sizes say)\n",
+                      "auto: as the sizes say)\n"
+                      "  GEMM_HIDE_ISA=avx512 (or avx2, avx) in the environment: dispatch as on a "
+                      "CPU\n                        without it (common/cpu_features.h)\n",
         .backend = &openblas_backend,
     };
     return bench_main(&stage, argc, argv);

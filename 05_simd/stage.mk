@@ -23,7 +23,7 @@ endif
 # these times build/peak's own FMA loop, from common/peak_lib.c.
 build/rel/05_simd/probe: build/rel/05_simd/tools/probe.o build/rel/05_simd/libsimd.a \
     build/rel/common/matrix.o build/rel/common/quick_return.o build/rel/common/sysinfo.o \
-    build/rel/common/peak_lib.o
+    build/rel/common/peak_lib.o build/rel/common/cpu_features.o
 	$(CC) $(CFLAGS) -o $@ $^ -lopenblas -lm
 
 # build/asan/05_simd/big_sizes: the five loops at sizes next to INT_MAX, with hooks that only

@@ -294,8 +294,8 @@ int main(int argc, char **argv)
     cli_select_variants(&table, &o.run);
     if (o.run.csv) /* before any work: a file we cannot write, or of another schema, is exit 2 */
         o.run.csv_out = cli_csv_open("--csv", o.run.csv, CSV_HEADER);
-    if (o.run.unrunnable >= 0) { /* every argument checked: only now, exit 77 */
-        int rc = cli_skip_unrunnable(&table, &o.run);
+    int rc = bench_check_runnable(&table, &o.run); /* every argument checked: only now, 77 */
+    if (rc != 0) {
         free(o.run.selected);
         return cli_csv_close(o.run.csv_out) ? 2 : rc;
     }
@@ -320,6 +320,10 @@ int main(int argc, char **argv)
     if (gpu_ok > 0 && !o.run.reps)
         report_copy(&o, gpu_name);
     print_table_head();
+    for (int v = 0; v < NVARIANTS; v++) /* asked for, cannot run here: said, then left out */
+        if (bench_not_here(&table, &o.run, v))
+            bench_print_not_here(variants[v].v.name, variants[v].gpu >= 0 ? "machine" : "CPU",
+                                 variants[v].v.needs);
 
     /* the code: the Cauchy matrix, ISA-L's tables for it, the GPU's tables from gf256.c */
     cauchy_matrix(o.k, o.m, c.cauchy);

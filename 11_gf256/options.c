@@ -36,7 +36,9 @@ static void usage(void)
            "  --device D             CUDA device (GPU variants)\n"
            "  --seed S               input seed (default 1)\n"
            "  --list                 list the variants\n"
-           "  -h, --help\n",
+           "  -h, --help\n"
+           "  GEMM_HIDE_ISA=gfni (or avx512, avx2) in the environment: act as a CPU without it\n"
+           "                         (common/cpu_features.h); ISA-L's own dispatch is not hidden\n",
            cli_prog);
 }
 

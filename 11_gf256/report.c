@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "cpu_features.h"
 #include "csv.h"
 #include "sysinfo.h"
 
@@ -71,6 +72,7 @@ void print_header(const options *o, const char *gpu, const char *no_isal)
     printf("%-10s %s (AVX2 %s, AVX-512BW %s, GFNI %s)\n", "cpu", sysinfo_cpu_model(),
            avx2 ? "yes" : "no", avx512bw ? "yes" : "no",
            __builtin_cpu_supports("gfni") ? "yes" : "no");
+    cpu_print_hidden(stdout);
     if (gpu)
         printf("%-10s %s\n", "gpu", gpu);
     printf("%-10s RS(k=%d, m=%d): %d data chunks, %d parity; Cauchy matrix; polynomial 0x%X\n",
@@ -81,8 +83,11 @@ void print_header(const options *o, const char *gpu, const char *no_isal)
     printf(" (CPU variants and ISA-L)\n%-10s %s (git %s)\n", "compiler", sysinfo_compiler(),
            sysinfo_git_rev());
     if (r->baseline)
-        printf("%-10s ISA-L ec_encode_data, %s (its own dispatch: %s code on this CPU)\n",
-               "baseline", isal_name(), avx512bw ? "AVX-512" : avx2 ? "AVX2" : "SSE");
+        printf("%-10s ISA-L ec_encode_data, %s (its own dispatch: %s)\n", "baseline", isal_name(),
+               cpu_hidden_words() ? "GEMM_HIDE_ISA does not reach it"
+               : avx512bw         ? "AVX-512 code on this CPU"
+               : avx2             ? "AVX2 code on this CPU"
+                                  : "SSE code on this CPU");
     else
         printf("%-10s none: %s\n", "baseline", no_isal ? no_isal : "--no-baseline");
     if (r->check)

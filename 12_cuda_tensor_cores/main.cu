@@ -281,10 +281,9 @@ int main(int argc, char **argv)
             fp32_variants[v].err_c = 2.0;
             fp32_variants[v].err_in = 0.0;
         }
-    if (o.unrunnable >= 0) { /* a variant named that this GPU cannot run: 77, one line */
-        const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
-        return cli_skip_unrunnable(&table, &o);
-    }
+    const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
+    if (bench_check_runnable(&table, &o) != 0) /* nothing asked for runs on this GPU: 77, one line */
+        return 77;
     int rc = st->backend->init(&o);
     if (rc != 0)
         return rc;

@@ -26,6 +26,7 @@
 #include "comm_bench.h"
 #include "csv.h"
 #include "harness.h"
+#include "cpu_features.h"
 #include "sysinfo.h"
 
 
@@ -383,6 +384,7 @@ int main(int argc, char **argv)
                "ranks", nranks, node_ranks, grid_name, opt.nb);
         printf("%-10s %s, %d cores online; local product: 05's gemm_simd (%s)\n", "cpu",
                sysinfo_cpu_model(), cores, microkernel_best()->name);
+        cpu_print_hidden(stdout);
         if (want_gpu)
             printf("%-10s %s (%s)\n", "gpu", gpu_device_name(), gpu_library_names());
         printf("%-10s %s\n", "mpi", mpi);

@@ -2,8 +2,9 @@
  * BF16 micro-kernels: VDPBF16PS on the AVX-512 units, then the AMX tile unit; then FP32 A and B
  * at FP32 accuracy from three BF16 pieces.
  *
- *   cpu.c               what this CPU has (and GEMM_HIDE_ISA, which hides it), the permission
- *                       Linux asks for before a process may use the tiles, the tile configuration
+ *   cpu.c               what this CPU has (GEMM_HIDE_ISA hides it: common/cpu_features.h), the
+ *                       permission Linux asks for before a process may use the tiles, the tile
+ *                       configuration
  *   loops.c             the five loops over packed BF16 panels, threads, the BF16 variants
  *   pack.c              A and B into the layouts the kernels read: tiles, the pair layout
  *   kernel_avx512_bf16.c  6 x 64 on VDPBF16PS (built with -mavx512bf16)
@@ -42,8 +43,9 @@
 /* ---- what this CPU has (cpu.c) ------------------------------------------------------------------ */
 
 /* 1 when the CPU has the instructions, the OS saves their state, and GEMM_HIDE_ISA does not hide
- * them. GEMM_HIDE_ISA is a list ("amx", "avx512_bf16", "amx avx512_bf16"): the stage then acts as
- * on a CPU without them, which is how `make test` checks that path on a CPU that has them.
+ * them. GEMM_HIDE_ISA is a list ("amx", "avx512_bf16", "amx avx512_bf16", or a class's: "avx512",
+ * "avx2"; common/cpu_features.h): the stage then acts as on a CPU without them, which is how
+ * `make test` checks that path on a CPU that has them.
  * cpu_has_amx also asks Linux for the tile data permission (arch_prctl ARCH_REQ_XCOMP_PERM),
  * once per process; it says 0 if Linux refuses. */
 int cpu_has_avx512_bf16(void);

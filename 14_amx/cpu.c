@@ -1,4 +1,6 @@
 /* cpu.c: what this CPU has, the permission Linux asks for, and the tile configuration.
+ * (GEMM_HIDE_ISA="amx avx512_bf16" hides the features from __builtin_cpu_supports itself before
+ * main: common/cpu_features.h.)
  *
  * AMX's eight tile registers hold 8 KiB of state. Linux does not save that much for every
  * process on every context switch: a process asks once for the right to use it,
@@ -21,21 +23,10 @@
 #define ARCH_REQ_XCOMP_PERM 0x1023 /* <asm/prctl.h>, Linux 5.16 on */
 #define XFEATURE_XTILEDATA 18
 
-/* GEMM_HIDE_ISA lists features to treat as absent: the path of a CPU without them, testable. */
-static int hidden(const char *what)
-{
-    const char *h = getenv("GEMM_HIDE_ISA");
-    size_t n = strlen(what);
-    for (const char *p = h; p && (p = strstr(p, what)); p += n)
-        if ((p == h || p[-1] == ' ' || p[-1] == ',') && (p[n] == '\0' || p[n] == ' ' || p[n] == ','))
-            return 1;
-    return 0;
-}
-
 int cpu_has_avx512_bf16(void)
 {
     /* __builtin_cpu_supports also checks that the OS saves the zmm registers (XCR0) */
-    return !hidden("avx512_bf16") && __builtin_cpu_supports("avx512f") &&
+    return __builtin_cpu_supports("avx512f") &&
            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512bf16");
 }
 
@@ -48,7 +39,7 @@ static void ask_linux(void)
 
 int cpu_has_amx(void)
 {
-    if (hidden("amx") || !__builtin_cpu_supports("amx-tile") || !__builtin_cpu_supports("amx-bf16") ||
+    if (!__builtin_cpu_supports("amx-tile") || !__builtin_cpu_supports("amx-bf16") ||
         !__builtin_cpu_supports("avx512f"))
         return 0;
     static pthread_once_t once = PTHREAD_ONCE_INIT;

@@ -7,8 +7,9 @@
  * --reference unrounded checks against the float inputs instead (BF16's own error: those checks
  * fail by design and leave the exit status 0). --fp32 --bound fp32 holds amx_bf16x1 and
  * amx_bf16x3 to the FP32 bound too (they fail it by design, exit status 0).
- * A CPU without AMX (or without AVX512-BF16), or GEMM_HIDE_ISA="amx avx512_bf16": --list marks
- * those variants, naming one exits 77, and `--variant all` runs the rest.
+ * A CPU without AMX (or without AVX512-BF16), or GEMM_HIDE_ISA="amx avx512_bf16" (common/
+ * cpu_features.h): the table names those variants "not on this CPU" and runs the rest; naming only
+ * such variants exits 77.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,19 @@ static gemm_variant fp32_variants[] = {
 };
 
 static int probe, peak, fp32, unrounded, bound_fp32;
+static char title[400];
+
+/* The header's title: what runs, with the block sizes it runs with (after --blocks) */
+static void describe(void)
+{
+    int mc, kc, nc;
+    bf16_blocking(&kernel_amx_blocked, &mc, &kc, &nc);
+    snprintf(title, sizeof title,
+             "%s; amx_blocked's MC=%d KC=%d NC=%d (KC in BF16 values of a packed row)",
+             fp32 ? "FP32 A and B on the tile unit: three BF16 pieces, six products"
+                  : "BF16 A and B, FP32 C: VDPBF16PS and the AMX tiles",
+             mc, kc, nc);
+}
 
 static int stage_option(bench_opts *o, const char *opt, const char *val)
 {
@@ -98,6 +112,7 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
         long v[3];
         cli_longs("--blocks", "MC,KC,NC (0 keeps the computed value)", val, 3, 0, 1 << 16, v);
         bf16_blocking_override((int)v[0], (int)v[1], (int)v[2]);
+        describe();
         return 2;
     }
     return 0;
@@ -122,7 +137,8 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
     "  --units U             with --split shared: at least U units of work a thread in each\n" \
     "                        slice of K (default 16; for tuning)\n"                             \
     "  --baseline onednn     (BF16) oneDNN's matmul, where pip's onednn is installed\n"        \
-    "  GEMM_HIDE_ISA=\"amx avx512_bf16\" in the environment: act as a CPU without them\n"
+    "  GEMM_HIDE_ISA=\"amx avx512_bf16\" in the environment: act as a CPU without them\n"  \
+    "                        (common/cpu_features.h: also avx512, avx2, avx, gfni)\n"
 
 int main(int argc, char **argv)
 {
@@ -131,14 +147,7 @@ int main(int argc, char **argv)
         peak |= !strcmp(argv[i], "--peak");
         fp32 |= !strcmp(argv[i], "--fp32");
     }
-    static char title[400];
-    int mc, kc, nc;
-    bf16_blocking(&kernel_amx_blocked, &mc, &kc, &nc);
-    snprintf(title, sizeof title,
-             "%s; amx_blocked's MC=%d KC=%d NC=%d (KC in BF16 values of a packed row)",
-             fp32 ? "FP32 A and B on the tile unit: three BF16 pieces, six products"
-                  : "BF16 A and B, FP32 C: VDPBF16PS and the AMX tiles",
-             mc, kc, nc);
+    describe();
     const stage_info stage = {
         .stage = "14_amx",
         .title = title,
@@ -160,10 +169,10 @@ int main(int argc, char **argv)
             fp32_variants[v].err_c = 2.0;
             fp32_variants[v].err_in = 0.0;
         }
+    const cli_table table = {stage.variants, sizeof *stage.variants, stage.nvariants};
     int rc = 0;
-    if (o.unrunnable >= 0) {
-        const cli_table table = {stage.variants, sizeof *stage.variants, stage.nvariants};
-        rc = cli_skip_unrunnable(&table, &o);
+    if ((rc = bench_check_runnable(&table, &o)) != 0) {
+        /* (77: none of the variants asked for runs on this CPU; said on stderr) */
     } else if (peak) {
         rc = peak_main(o.threads[o.nthreads - 1]);
     } else if (probe) {

@@ -5,8 +5,10 @@
  * Each is a loop of independent instructions on registers: nothing comes from memory. The three
  * alternate for five rounds on the calling thread (with --threads T, on T threads at once: a
  * unit's clock on every core busy); the median and the range of each are printed.
- * This file is built with the AMX and AVX512-BF16 flags (stage.mk); each unit runs only where
- * cpu.c says the CPU has it.
+ * Each loop carries its instruction set on itself (the target attribute) and runs only where the
+ * CPU has it (cpu.c); the rest of the file, which every CPU runs, is built for the CPU the program
+ * is built for. (Built whole with the AVX-512 and AMX flags, AddressSanitizer's own code in
+ * peak_main used AVX-512 instructions, and --peak died of SIGILL on an AVX2 CPU.)
  */
 #include "probe.h"
 
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 
 #include "amx.h"
+#include "cpu_features.h"
 #include "timer.h"
 
 #ifdef AMX_X86
@@ -26,7 +29,7 @@
 #define ZMMS "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", \
              "xmm10", "xmm11", "xmm30", "xmm31", "cc"
 
-static double gflops_fma(long n)
+__attribute__((target("avx512f"))) static double gflops_fma(long n)
 {
     const double t0 = timer_now(), flop = n * 12 * 32.0;
     __asm__ volatile("vpxord %%zmm30, %%zmm30, %%zmm30\n vpxord %%zmm31, %%zmm31, %%zmm31\n"
@@ -35,7 +38,7 @@ static double gflops_fma(long n)
     return flop / (timer_now() - t0) / 1e9;
 }
 
-static double gflops_dp(long n)
+__attribute__((target("avx512f,avx512bf16"))) static double gflops_dp(long n)
 {
     const double t0 = timer_now(), flop = n * 12 * 64.0;
     __asm__ volatile("vpxord %%zmm30, %%zmm30, %%zmm30\n vpxord %%zmm31, %%zmm31, %%zmm31\n"
@@ -44,7 +47,7 @@ static double gflops_dp(long n)
     return flop / (timer_now() - t0) / 1e9;
 }
 
-static double gflops_tiles(long n)
+__attribute__((target("avx512f,amx-tile,amx-bf16"))) static double gflops_tiles(long n)
 {
     static uint16_t ones[TILE_ELEMS] __attribute__((aligned(64)));
     for (int i = 0; i < TILE_ELEMS; i++)
@@ -76,14 +79,29 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* unit u's loop on `threads` threads at once, from a common start: the sum of their rates */
+static int cpu_has_avx512f(void) { return __builtin_cpu_supports("avx512f"); }
+
+/* The units, as a stage's variant table: each loop is called through it, after its CPU test. */
+static const struct unit {
+    const char *name, *needs;
+    int (*cpu_has)(void);
+    double (*gflops)(long n);
+    long n; /* iterations a round */
+} units[3] = {
+    {"VFMADD231PS zmm (FP32 FMA)", "AVX-512F", cpu_has_avx512f, gflops_fma, 20000000},
+    {"VDPBF16PS zmm (BF16 pairs)", "AVX512-BF16", cpu_has_avx512_bf16, gflops_dp, 10000000},
+    {"TDPBF16PS (AMX tiles)", "AMX-BF16", cpu_has_amx, gflops_tiles, 2000000},
+};
+
+/* unit u's loop on `threads` threads at once, from a common start: the sum of their rates (an
+ * upper estimate where threads take turns on a core; build/peak hands out chunks instead) */
 static double on_threads(int u, int threads)
 {
     double sum = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : sum)
     {
 #pragma omp barrier
-        sum += u == 0 ? gflops_fma(20000000) : u == 1 ? gflops_dp(10000000) : gflops_tiles(2000000);
+        sum += units[u].gflops(units[u].n);
     }
     return sum;
 }
@@ -91,25 +109,24 @@ static double on_threads(int u, int threads)
 int peak_main(int threads)
 {
     enum { ROUNDS = 5 };
-    static const char *const name[3] = {"VFMADD231PS zmm (FP32 FMA)", "VDPBF16PS zmm (BF16 pairs)",
-                                        "TDPBF16PS (AMX tiles)"};
-    const int has[3] = {__builtin_cpu_supports("avx512f"), cpu_has_avx512_bf16(), cpu_has_amx()};
+    const int has[3] = {units[0].cpu_has(), units[1].cpu_has(), units[2].cpu_has()};
     double g[3][ROUNDS];
     if (threads > 1)
         printf("== 14_amx --peak: the multiply units of %d cores at once, %d alternating rounds "
                "==\n", threads, ROUNDS);
     else
         printf("== 14_amx --peak: one core's multiply units, %d alternating rounds ==\n", ROUNDS);
+    cpu_print_hidden(stdout);
     for (int r = 0; r < ROUNDS; r++)
         for (int u = 0; u < 3; u++)
             g[u][r] = has[u] ? on_threads(u, threads) : 0;
     for (int u = 0; u < 3; u++) {
         if (!has[u]) {
-            printf("%-28s not on this CPU\n", name[u]);
+            printf("%-28s not on this CPU: needs %s\n", units[u].name, units[u].needs);
             continue;
         }
         qsort(g[u], ROUNDS, sizeof(double), cmp);
-        printf("%-28s %8.1f GFLOP/s  (rounds %.1f-%.1f)\n", name[u], g[u][ROUNDS / 2], g[u][0],
+        printf("%-28s %8.1f GFLOP/s  (rounds %.1f-%.1f)\n", units[u].name, g[u][ROUNDS / 2], g[u][0],
                g[u][ROUNDS - 1]);
     }
     return 0;

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_features.h"
 #include "csv.h"
 #include "edges.h"
 #include "matrix.h"
@@ -239,10 +240,62 @@ static void bench_print_load(void)
                others, cores, steal > 0.05 ? " (the hypervisor took some)" : "");
 }
 
+/* ---- what cannot run here --------------------------------------------------------------- */
+
+static int not_here;                /* lines printed by bench_print_not_here */
+static const char *not_here_where; /* their word, "CPU", "GPU", or "machine" when they differ */
+
 void bench_print_tally(int passed, int failed)
 {
     bench_print_load();
-    printf("\n%d passed, %d failed\n", passed, failed);
+    bench_print_tally_line(passed, failed);
+}
+
+void bench_print_tally_line(int passed, int failed)
+{
+    printf("\n%d passed, %d failed", passed, failed);
+    if (not_here > 0)
+        printf(", %d not on this %s", not_here, not_here_where);
+    printf("\n");
+}
+
+void bench_print_not_here(const char *name, const char *where, const char *needs)
+{
+    printf("%-16s not on this %s: needs %s\n", name, where, needs ? needs : "what it lacks");
+    not_here_where = not_here++ == 0 || strcmp(not_here_where, where) == 0 ? where : "machine";
+}
+
+int bench_not_here(const cli_table *t, const bench_opts *o, int v)
+{
+    const char *list = o->variant_list ? o->variant_list : "all";
+    const char *name = cli_row(t, v)->name;
+    if (cli_variant_runnable(cli_row(t, v)))
+        return 0;
+    if (strcmp(list, "all") == 0)
+        return 1;
+    const size_t n = strlen(name); /* named in the list (cli_parse has checked every name) */
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == '\0' || p[n] == ','))
+            return 1;
+    return 0;
+}
+
+int bench_check_runnable(const cli_table *t, bench_opts *o)
+{
+    o->unrunnable = -1;
+    for (int v = 0; v < t->n; v++)
+        if (o->selected[v])
+            return 0; /* something runs */
+    char why[1024] = "";
+    for (int v = 0; v < t->n; v++)
+        if (bench_not_here(t, o, v)) {
+            const gemm_variant *va = cli_row(t, v);
+            snprintf(why + strlen(why), sizeof why - strlen(why), "%s%s needs %s", *why ? ", " : "",
+                     va->name, va->needs ? va->needs : "what it does not have");
+        }
+    fflush(stdout);
+    fprintf(stderr, "%s: --variant %s, which this machine lacks: skipped\n", cli_prog, why);
+    return 77;
 }
 
 void bench_print_header(const stage_info *st, const bench_opts *o)
@@ -259,9 +312,15 @@ void bench_print_header(const stage_info *st, const bench_opts *o)
                "u = 2^-24; C poisoned before each checked run\n", "check");
     else
         printf("%-10s off (--no-check)\n", "check");
+    cpu_print_hidden(stdout);
     bench_print_load_start(1);
     printf("\n");
     print_table_head(st, o);
+    const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
+    for (int v = 0; v < st->nvariants; v++) /* (a backend with a compiler of its own is CUDA's) */
+        if (bench_not_here(&table, o, v))
+            bench_print_not_here(st->variants[v].name, st->backend->compiler ? "GPU" : "CPU",
+                                 st->variants[v].needs);
     fflush(stdout);
 }
 
@@ -493,13 +552,10 @@ int bench_main(const stage_info *st, int argc, char **argv)
     bench_check_sizes(&o);
     bench_open_csv(&o);
     /* every argument checked (exit 2 above); only now what this machine cannot run (77) */
-    int rc = 0;
-    if (o.unrunnable >= 0) {
-        const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
-        rc = cli_skip_unrunnable(&table, &o);
-    } else {
+    const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
+    int rc = bench_check_runnable(&table, &o);
+    if (rc == 0)
         rc = st->backend->init(&o);
-    }
     if (rc == 0 && o.edges) {
         rc = edges_main(st, &o);
     } else if (rc == 0) {

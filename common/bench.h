@@ -57,9 +57,30 @@ double bench_gflops(const bench_opts *o, const gemm_shape *s, double ms);
  * rows carry no busy mark). */
 void bench_print_load_start(int marks_rows);
 /* After the last bench_run: the machine's load during the run, one line on stdout (a warning
- * when it was busy), then the tally "N passed, N failed". Every table ends with it: bench_main,
- * 03's sweep, 11's, 12's and 14's own mains. */
+ * when it was busy), then the tally "N passed, N failed" (bench_print_tally_line). Every table
+ * ends with it: bench_main, 03's sweep, 11's, 12's and 14's own mains. */
 void bench_print_tally(int passed, int failed);
+/* The tally alone, after an empty line: "N passed, N failed", and where variants asked for
+ * could not run here (bench_print_not_here), ", N not on this CPU" after it (edges.c's table). */
+void bench_print_tally_line(int passed, int failed);
+
+/* ---- what --variant asked for that this machine cannot run ------------------------------------
+ * --variant all asks for every variant of the table, --variant a,b for those named. One that this
+ * machine cannot run (its runnable() says no: a CPU without AVX-512, a GPU before Hopper) is not
+ * left out without a word: the table names it in one line under its head, the tally counts it,
+ * the CSV gets no row for it. The run is skipped (exit 77) only when nothing asked for can run. */
+
+/* 1 when variant v of t was asked for and cannot run here. */
+int bench_not_here(const cli_table *t, const bench_opts *o, int v);
+/* After cli_parse, before any work: 77, after one line on stderr ("--variant amx_naive needs
+ * AMX-BF16, which this machine lacks: skipped"), when none of the variants asked for can run;
+ * else 0 (o->unrunnable is then cleared: the rest runs). */
+int bench_check_runnable(const cli_table *t, bench_opts *o);
+/* One line of the table for a variant asked for that cannot run here, counted in the tally:
+ * "avx512_6x64      not on this CPU: needs AVX-512F/DQ/VL". where: "CPU", "GPU" or "machine"
+ * (a tally of several kinds says "machine"). bench_print_header prints one for each variant of
+ * its table (bench_not_here); a stage with a table of its own (11) calls it. */
+void bench_print_not_here(const char *name, const char *where, const char *needs);
 
 /* The parts of bench_main, for stages that loop over their own parameters
  * (a tile-size sweep): run every selected variant of st over o's shapes.

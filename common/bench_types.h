@@ -25,7 +25,8 @@ typedef struct bench_opts {
     int nshapes;
     int *selected;       /* selected[v] != 0: run variant v of the stage's table */
     int unrunnable;      /* a variant named with --variant that this machine cannot run
-                            (its runnable() says no), or -1: bench_main skips (exit 77) */
+                            (its runnable() says no), or -1 (bench_check_runnable decides
+                            what runs, and clears it) */
     int threads[CLI_MAX_THREADS];
     int nthreads;
     int reps;            /* 0: until min_time seconds or max_reps runs */

@@ -93,6 +93,8 @@ int cuda_cc(void)
 }
 
 int cuda_needs_sm80(void) { return cuda_cc() == 0 || cuda_cc() >= 80; }
+/* sm_90a code (wgmma, TMA, setmaxnreg) runs on compute capability 9.0 alone: not on Blackwell
+ * (10.0, 12.0), whose tensor cores take other instructions */
 int cuda_needs_sm90(void) { return cuda_cc() == 0 || cuda_cc() == 90; }
 
 static int cuda_init(const bench_opts *o)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_features.h"
 #include "matrix.h"
 #include "sysinfo.h"
 
@@ -357,11 +358,17 @@ int edges_main(const stage_info *st, const bench_opts *o)
     const int nshapes = shapes_for(st, o, &shapes);
     printf("== %s: edge cases (--edges; the rules are in common/gemm.h) ==\n", st->stage);
     s.be->print_header(stdout, o);
+    cpu_print_hidden(stdout);
     printf("%-10s %d\n%-10s git %s\n\n", st->gpus_sweep ? "gpus" : "threads", o->threads[0],
            "build", sysinfo_git_rev());
     printf("%-16s %-40s %-12s %10s %10s  %s\n", "variant", "case", "M x N x K", "its line",
            "elsewhere", "check");
     printf("%-16s %-40s %-12s %10s %10s\n", "", "", "", "non-finite", "non-finite");
+    const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
+    for (int v = 0; v < st->nvariants; v++)
+        if (bench_not_here(&table, o, v))
+            bench_print_not_here(st->variants[v].name, s.be->compiler ? "GPU" : "CPU",
+                                 st->variants[v].needs);
     s.be->set_threads(o->threads[0]);
     for (int v = 0; v < st->nvariants; v++) {
         if (!o->selected[v])
@@ -379,6 +386,6 @@ int edges_main(const stage_info *st, const bench_opts *o)
         blas_rules(&s, NULL, name, o->seed);
     }
     free(shapes);
-    printf("\n%d passed, %d failed\n", s.passed, s.failed);
+    bench_print_tally_line(s.passed, s.failed);
     return s.failed ? 1 : 0;
 }

@@ -2,7 +2,8 @@
 # make run: build everything, run every stage's default sweep (each variant stops growing once
 # one run takes longer than --time-limit), write CSVs to results/local/ and draw the charts there.
 # Ends with the checks of every stage added up: "N passed, N failed, N skipped" (skipped: the
-# stages that exit 77, the GPU ones on a machine without a GPU); exit 1 if a check failed.
+# stages that exit 77, the GPU ones on a machine without a GPU), and ", N not here" where
+# variants could not run on this machine (each table named them); exit 1 if a check failed.
 #
 #   RUN_ARGS="..."  more arguments for every GEMM stage (not 11_gf256, whose options differ)
 #   RUN_OUT=DIR     CSVs and charts there instead of results/local
@@ -39,7 +40,7 @@ peak_args=
 $lock build/peak --csv "$out/peak.csv" $peak_args || echo "(peak failed; charts will have no peak line)"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-passed=0 failed=0 skipped=0
+passed=0 failed=0 skipped=0 not_here=0
 while read -r dir prog kind; do
     # shellcheck disable=SC2046  # stage_args is a list of words
     set -- $(stage_args "$dir")
@@ -47,16 +48,17 @@ while read -r dir prog kind; do
     echo "== $dir (default sweep${*:+ with $*}; --help shows the options)"
     $lock "$dir/$prog" --csv "$out/$dir.csv" "$@" </dev/null | tee "$log"
     rc=${PIPESTATUS[0]}
-    # the stage's last line: "N passed, N failed"
-    counts=$(awk '/^[0-9]+ passed, [0-9]+ failed$/ {p = $1; f = $3} END {print p + 0, f + 0}' "$log")
-    passed=$((passed + ${counts% *}))
-    failed=$((failed + ${counts#* }))
+    # the stage's last line: "N passed, N failed", or "N passed, N failed, N not on this CPU"
+    counts=$(awk '/^[0-9]+ passed, [0-9]+ failed(, [0-9]+ not on this [A-Za-z]+)?$/ {p = $1; f = $3; n = $5}
+                  END {print p + 0, f + 0, n + 0}' "$log")
+    read -r p f n <<<"$counts"
+    passed=$((passed + p)) failed=$((failed + f)) not_here=$((not_here + n))
     if [ $rc -eq 77 ]; then
         echo "($dir skipped: exit 77)"
         skipped=$((skipped + 1))
     elif [ $rc -ne 0 ]; then
         echo "($dir: exit $rc)"
-        [ "${counts#* }" -eq 0 ] && failed=$((failed + 1)) # no failed check counted: the stage itself
+        [ "$f" -eq 0 ] && failed=$((failed + 1)) # no failed check counted: the stage itself
     fi
 done < <(make -s list-stages)
 echo
@@ -92,6 +94,6 @@ else
     echo "load: every row was measured on a quiet machine"
 fi
 echo "results: $out/*.csv    charts: $out/figures/*.png"
-echo "every stage's checks (skipped: stages that exit 77):"
-echo "$passed passed, $failed failed, $skipped skipped"
+echo "every stage's checks (skipped: stages that exit 77; not here: variants this machine lacks):"
+echo "$passed passed, $failed failed, $skipped skipped$([ "$not_here" -eq 0 ] || echo ", $not_here not here")"
 [ "$failed" -eq 0 ]

@@ -49,13 +49,13 @@ tally() {
     done <"$file"
 }
 
-# gemm_checks DIR BIN K0_OPTS: the checks every GEMM stage gets, on the CPU (run-tests.sh) and
-# on the GPU (run-tests-gpu.sh): every variant over the awkward shapes with each option set of
-# the runner's OPTION_SETS, K = 0 on the command line (with K0_OPTS: the CPU runner leaves the
-# baseline out), the edge-case suite, each line of DIR/test-cases.txt, and the untouched
-# exercise (build/grade/BIN).
+# gemm_checks DIR BIN K0_OPTS [LABEL]: the checks every GEMM stage gets, on the CPU (run-tests.sh,
+# and cpu-classes.sh as each class of CPU) and on the GPU (run-tests-gpu.sh): every variant over
+# SHAPES with each option set of the runner's OPTION_SETS, K = 0 on the command line (with
+# K0_OPTS: the CPU runner leaves the baseline out), the edge-case suite, each line of
+# DIR/test-cases.txt, and the untouched exercise (build/grade/BIN). The lines say LABEL (DIR).
 gemm_checks() {
-    local dir=$1 bin=$2 k0_opts=$3 prog=${2##*/} i=0 opts args
+    local dir=${4:-$1} bin=$2 k0_opts=$3 prog=${2##*/} i=0 opts args cases=$1/test-cases.txt
     for opts in "${OPTION_SETS[@]}"; do
         i=$((i + 1))
         # shellcheck disable=SC2086
@@ -68,17 +68,56 @@ gemm_checks() {
                "$1" --variant all $2 --reps 1 -m 33 -n 17 -k 0 --beta 1.3' - "$bin" "$k0_opts"
     expect_rc 0 "$dir: edge cases, every variant and the baseline (--edges)" "$prog-edges" \
         "$bin" --edges
-    if [ -f "$dir/test-cases.txt" ]; then
+    if [ -f "$cases" ]; then
         i=0
         while IFS= read -r args; do
             case $args in ''|'#'*) continue ;; esac
             i=$((i + 1))
             # shellcheck disable=SC2086
-            expect_rc 0 "$dir: $args" "$prog-case$i" "$bin" $args
-        done <"$dir/test-cases.txt"
+            if [ "$(case_needs "$bin" $args)" ]; then # every variant it names: not on this CPU
+                expect_skip "$dir: $args" "$prog-case$i" "$bin" $args
+            else
+                expect_rc 0 "$dir: $args" "$prog-case$i" "$bin" $args
+            fi
+        done <"$cases"
     fi
     exercise_check "$dir" "$prog-exercise" \
         "build/grade/$bin" --variant all --no-baseline --reps 1 --sizes 7x13x5,33
+}
+
+# case_needs BIN ARGS...: for a line of a stage's test-cases.txt that names its variants
+# (--variant a,b), what this CPU (or the class GEMM_HIDE_ISA makes of it) lacks for every one of
+# them, as --list marks it ("[not here: this machine lacks AMX-BF16]"); empty when one of them
+# can run, or the line names none (--variant all). A line is written for the CPU that has it all;
+# on another one such a line must exit 77 (expect_skip).
+case_needs() {
+    local bin=$1 names="" prev="" a n
+    shift
+    for a in "$@"; do [ "$prev" = --variant ] && names=$a; prev=$a; done
+    [ -n "$names" ] && [ "$names" != all ] || return 0
+    local list lacks="" l
+    list=$("$bin" "$@" --list 2>/dev/null) || return 0
+    for n in ${names//,/ }; do
+        l=$(echo "$list" | sed -n "s/^$n  *.*\[not here: this machine lacks \(.*\)\]\$/\1/p")
+        [ -n "$l" ] || return 0
+        case ",$lacks," in *",$l,"*) ;; *) lacks=${lacks:+$lacks,}$l ;; esac
+    done
+    echo "$lacks"
+}
+
+# expect_skip DESC LOGNAME COMMAND...: COMMAND names only variants this CPU cannot run: exit 77,
+# one line on stderr that says so, nothing on stdout.
+expect_skip() {
+    local desc=$1 logname=$2
+    shift 2
+    "$@" >"$LOG/$logname.out" 2>"$LOG/$logname.err"
+    local rc=$? lines
+    lines=$(wc -l <"$LOG/$logname.err")
+    if [ "$rc" -eq 77 ] && [ "$lines" -eq 1 ] && [ ! -s "$LOG/$logname.out" ]; then
+        ok "$desc: not on this CPU, exit 77: $(sed 's/^[^:]*: //' "$LOG/$logname.err")"
+    else
+        bad "$desc: its variants are not on this CPU: exit $rc, $lines stderr lines (want 77 and one; log $LOG/$logname.*)"
+    fi
 }
 
 # exercise_check DESC LOGNAME COMMAND...: COMMAND runs an untouched exercise, which must fail its
@@ -90,6 +129,11 @@ exercise_check() {
     local rc=$?
     if [ "$rc" -eq 1 ] && grep -q FAIL "$log"; then
         ok "$desc: untouched exercise fails its checks cleanly"
+    elif [ "$rc" -eq 0 ] && grep -q ' not on this CPU: ' "$log"; then
+        # what ran passed, and variants were left out: the exercise's may be among them
+        skp "$desc: passes what ran here; not judged, since $(grep -c ' not on this CPU: ' "$log") variant(s) are not on this CPU ($(awk '/ not on this CPU: / {print $1}' "$log" | paste -sd, -))"
+    elif [ "$rc" -eq 77 ]; then
+        skp "$desc: its variants are not on this CPU: $(tail -n 1 "$log")"
     elif [ "$rc" -eq 0 ]; then
         ok "$desc: exercise passes (it has been solved)"
     else

@@ -10,12 +10,15 @@
 #      (tests/baselines.sh); the library on the core the CPU merits, or a warning; the spread of
 #      each ratio and the machine's load in the header, rows and CSV (tests/baseline-core.sh)
 #      no call after a variant's first faults in fresh memory (tests/steady-faults.py)
-#   4. the CPU stages again under AddressSanitizer + UndefinedBehaviorSanitizer
+#   4. the CPU stages again under AddressSanitizer + UndefinedBehaviorSanitizer; then every CPU
+#      stage's own cases again as each class of CPU below this one sees it (GEMM_HIDE_ISA hides
+#      AMX, AVX-512, AVX2; tests/cpu-classes.sh): a case naming only variants the class lacks
+#      exits 77 (tests/lib.sh, case_needs); a class above this CPU: built, not run (SKIP)
 #   5. the harness catches planted bugs (tests/planted): a test that cannot fail proves nothing
 #   6. each untouched exercise fails its checks cleanly (exit 1, FAIL lines, no crash)
 #   7. GPU stages without a GPU: skipped (exit 77), counted as skipped, not passed
-#   8. stage 05 built for other CPUs and run under qemu (tests/portability.sh): x86 without
-#      AVX-512 and without AVX, and ARM
+#   8. every CPU stage built for other CPUs and run under qemu (tests/portability.sh): x86
+#      without AVX-512 (Haswell) and without AVX (Nehalem), release and sanitizer builds; 05 on ARM
 #   9. plots/plot.py on a fixture
 #  10. every chapter a lesson: at most 420 lines, no commit hash, no "issue", its NOTES.md linked
 #      (tests/check-book.sh, and a planted chapter that it must fail)
@@ -43,16 +46,18 @@ fi
 ok "build: every stage, sanitizer and exercise builds"
 make -s -j"$JOBS" planted >"$LOG/planted-build.log" 2>&1 \
     && ok "build: planted-bug harness test" || bad "build: planted-bug harness test"
-# the GPU stages for the GPUs students have (sm_75 to sm_89; the build above is sm_90a's)
+# the GPU stages for the GPUs students have (sm_75 to sm_120; the build above is sm_90a's)
+archs=$(make -s -p -n gpu-archs 2>/dev/null | sed -n 's/^GPU_ARCHS [?:]*= *//p' | head -n 1 | sed 's/\([0-9]*\)/sm_\1/g; s/ /, /g')
 if [ -n "$(make -s -n gpu-archs 2>/dev/null | grep -E '^[^ ]*nvcc ')" ] || [ -d build/archs ]; then
+    t0=$SECONDS
     if make -s -j"$JOBS" gpu-archs >"$LOG/gpu-archs.log" 2>&1; then
-        ok "build: every CUDA source compiles for sm_75, sm_80, sm_86 and sm_89 (make gpu-archs)"
+        ok "build: every CUDA source compiles for $archs (make gpu-archs, $((SECONDS - t0)) s)"
     else
-        bad "build: make gpu-archs (sm_75 to sm_89) failed (see $LOG/gpu-archs.log)"
+        bad "build: make gpu-archs ($archs) failed (see $LOG/gpu-archs.log)"
         grep -m 5 -E 'error' "$LOG/gpu-archs.log" | sed 's/^/    /'
     fi
 else
-    skp "build: the GPU stages for sm_75 to sm_89: no nvcc"
+    skp "build: the GPU stages for $archs: no nvcc"
 fi
 
 stages=$(make -s list-stages)
@@ -102,6 +107,11 @@ while read -r dir prog kind; do
         fi
     done
 done <<<"$stages"
+
+echo "== every CPU stage as each class of CPU sees it: AVX-512 without AMX, AVX2+FMA, no SIMD extension (tests/cpu-classes.sh; logs in $LOG/cpu-classes/)"
+t0=$SECONDS
+run_checker cpu-classes tests/cpu-classes.sh "$LOG/cpu-classes.out" </dev/null
+echo "   (the class sweeps took $((SECONDS - t0)) s)"
 
 echo "== CSV files and command-line edges (tests/csv-cli.sh; logs in $LOG/csv-cli/)"
 run_checker csv-cli tests/csv-cli.sh "$LOG/csv-cli.out"
@@ -206,7 +216,7 @@ echo "== stage 05's five loops at sizes next to INT_MAX (05_simd/tools/big_sizes
 expect_rc 0 "05_simd: the loops cut M, N or K = INT_MAX into blocks, every tile inside C" big-sizes \
     sh -c 'make -s build/asan/05_simd/big_sizes && build/asan/05_simd/big_sizes'
 
-echo "== stage 05 on other CPUs, emulated (tests/portability.sh; logs in build/port/logs/)"
+echo "== every CPU stage on other CPUs, emulated (tests/portability.sh; logs in build/port/logs/)"
 bash tests/portability.sh >"$LOG/portability.out" 2>&1
 tally portability "$LOG/portability.out"
 grep -qE '^(PASS|FAIL|SKIP):' "$LOG/portability.out" || bad "portability: tests/portability.sh printed no checks"
