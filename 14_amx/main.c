@@ -162,6 +162,8 @@ int main(int argc, char **argv)
     };
     bench_opts o;
     cli_parse(&stage, argc, argv, &o);
+    if (peak || probe) /* they print what they find; no rows for a CSV */
+        cli_no_csv(&o, peak ? "--peak" : "--probe");
     bench_check_sizes(&o);
     bench_open_csv(&o);
     if (bound_fp32) /* a measurement of how far each is from FP32, not a check of the kernels */

@@ -318,15 +318,6 @@ void cli_thread_counts(bench_opts *o, const char *what, int dflt)
         cli_die("%s: no count given", what);
 }
 
-int cli_skip_unrunnable(const cli_table *t, const bench_opts *o)
-{
-    const gemm_variant *v = cli_row(t, o->unrunnable);
-    fflush(stdout);
-    fprintf(stderr, "%s: --variant %s needs %s, which this machine lacks: skipped\n", cli_prog,
-            v->name, v->needs ? v->needs : "what it does not have");
-    return 77;
-}
-
 void cli_start(bench_opts *o, const char *argv0, int nvariants)
 {
     const char *slash = strrchr(argv0, '/');

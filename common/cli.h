@@ -56,13 +56,11 @@ const gemm_variant *cli_row(const cli_table *t, int v);
 /* --list: one line a variant, marked where this machine cannot run it. */
 void cli_list_variants(const cli_table *t);
 /* --variant: o->selected from o->variant_list ("all" when NULL): for "all" every variant this
- * machine can run; else the names listed, one this machine cannot run kept in o->unrunnable. */
+ * machine can run; else the names listed that it can run, the first it cannot kept in
+ * o->unrunnable (bench_check_runnable says what becomes of it). */
 void cli_select_variants(const cli_table *t, bench_opts *o);
 /* --threads (or 10's --gpus): o->threads from o->thread_list, else one count, `dflt`. */
 void cli_thread_counts(bench_opts *o, const char *what, int dflt);
-/* After every argument was checked: "--variant X needs Y, which this machine lacks: skipped" on
- * stderr, for o->unrunnable; returns 77, the exit status of a run skipped. */
-int cli_skip_unrunnable(const cli_table *t, const bench_opts *o);
 
 /* The value of option `opt`: val, the argument after it, or cli_die("opt needs a value"). */
 const char *cli_value(const char *opt, const char *val);

@@ -155,6 +155,20 @@ else
     fail "GEMM_OPENBLAS_AS_IS=yes: exit $rc (want 2, one line, nothing on stdout; $LOG/as-is-bad.*)"
 fi
 
+# ---- OPENBLAS_CORETYPE asking for a core this CPU cannot run: one line, exit 2, never SIGILL
+# (here as a CPU without AVX-512 sees it; tests/portability.sh does it under qemu's Haswell)
+if [ "$merit" = SkylakeX ]; then
+    run coretype env OPENBLAS_CORETYPE=SkylakeX GEMM_HIDE_ISA=avx512 $SIMD -m 16 --reps 1
+    if [ $rc -eq 2 ] && [ ! -s "$LOG/coretype.out" ] && [ "$(wc -l <"$LOG/coretype.err")" -eq 1 ] &&
+       grep -q 'needs AVX-512, and this CPU has AVX2' "$LOG/coretype.err"; then
+        pass "OPENBLAS_CORETYPE=SkylakeX as an AVX2 CPU: refused in one line: $(cat "$LOG/coretype.err")"
+    else
+        fail "OPENBLAS_CORETYPE=SkylakeX as an AVX2 CPU: exit $rc (want 2, one line naming the class; $LOG/coretype.*)"
+    fi
+else
+    skip "OPENBLAS_CORETYPE beyond the CPU: tried under qemu (tests/portability.sh); no AVX-512 to hide here"
+fi
+
 # ---- more threads than cores, no binding: no claim of a binding
 over=$(($(nproc) + 1))
 run over env -u OMP_PROC_BIND -u OMP_PLACES $NAIVE -m 16 --reps 1 --threads "$over"

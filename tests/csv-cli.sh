@@ -15,7 +15,8 @@
 #   A CSV with CRLF line ends is refused as such.
 #   scripts/upgrade-csv.sh: a last row with no newline, a row cut short, a row of 20 fields:
 #   exit 2, one line, the file as it was; a whole file upgraded; CRLF made LF, and said.
-#   --csv with a mode that writes no rows (--edges, 12's --probe): exit 2, one line. --alpha 0:
+#   --csv with a mode that writes no rows (--edges, 12's --probe, 14's --peak and --probe): exit
+#   2, one line. --alpha 0:
 #   no rate ("-" in the table, gflops empty in the CSV). `make stage` lists the stages.
 #   Command line: --variant "" exits 2 in every program; --alpha/--beta 1e39 exit 2 (not a
 #   finite float); -k 2147483647 --pad 1 says which leading dimension overflowed (and UBSan
@@ -271,6 +272,10 @@ upgrade crlf "%s\r\n%s\r\n%s\r\n"
 # without a word)
 refused "harness: --edges --csv" edges-csv $NAIVE --edges --csv "$T/edges.csv"
 [ ! -e "$T/edges.csv" ] || fail "harness: --edges --csv left $T/edges.csv behind"
+for mode in --peak --probe; do
+    refused "14: $mode --csv" "amx$mode-csv" 14_amx/amx $mode --csv "$T/amx$mode.csv"
+    [ ! -e "$T/amx$mode.csv" ] || fail "14: $mode --csv left $T/amx$mode.csv behind"
+done
 B12=12_cuda_tensor_cores/cuda_tensor_cores
 [ ! -x $B12 ] || refused "12: --probe --csv (before the GPU is asked)" 12-probe-csv $B12 --probe --csv "$T/probe.csv"
 

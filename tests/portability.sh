@@ -186,6 +186,15 @@ else
         "$QX" -cpu Haswell
     check_cpu Nehalem generic "generic omp_simd omp_tiled" "avx512_6x64 avx2_6x16" \
         "$QX" -cpu Nehalem
+    # a core for OpenBLAS that this CPU cannot run, asked for by hand: refused, never a SIGILL
+    BIN=$X86/05_simd/simd
+    run Haswell-coretype env OPENBLAS_CORETYPE=SkylakeX "$QX" -cpu Haswell -- -m 16 --reps 1
+    if [ $rc -eq 2 ] && [ ! -s "$LOG/Haswell-coretype.out" ] &&
+       [ "$(wc -l <"$LOG/Haswell-coretype.err")" -eq 1 ]; then
+        pass "OPENBLAS_CORETYPE=SkylakeX on Haswell: refused in one line: $(cat "$LOG/Haswell-coretype.err")"
+    else
+        fail "OPENBLAS_CORETYPE=SkylakeX on Haswell: exit $rc$([ $rc -eq 132 ] && echo ' (SIGILL)') (want 2 and one line; $LOG/Haswell-coretype.*)"
+    fi
     for cpu in Haswell Nehalem; do
         stage_smokes "$cpu" ""
         for d in 06_strassen 14_amx; do

@@ -230,6 +230,9 @@ else
     bad "plot: tests/test_plot.sh missing"
 fi
 
+echo "== the output a chapter quotes for a CPU without AVX-512 or AMX (tests/check-quoted-output.sh)"
+run_checker quoted-output tests/check-quoted-output.sh "$LOG/quoted-output.out" </dev/null
+
 echo "== each chapter a lesson: the budget, no commit hash, no 'issue' (tests/check-book.sh)"
 bash tests/check-book.sh >"$LOG/book.out" 2>&1
 rc=$?
