@@ -216,8 +216,10 @@ def check(numbers_file, say=print):
         except OSError as ex:
             text, problems = "", [f"cannot read {chapter}: {ex}"]
         # a link counts as its text: a glossary link added to a sentence changes no entry
-        # and a sentence may wrap: runs of white space count as one space
-        unlink = lambda t: re.sub(r"\s+", " ", re.sub(r"\[([^\]]*)\]\([^)\s]*\)", r"\1", t))
+        # and a sentence may wrap, inside a boxed quote too: runs of white space (and the "> "
+        # that starts each line of a box) count as one space
+        unlink = lambda t: re.sub(r"\s+", " ", re.sub(r"\[([^\]]*)\]\([^)\s]*\)", r"\1",
+                                                      re.sub(r"(?m)^>[ \t]?", "", t)))
         if text and unlink(plain) not in unlink(text):
             problems.append(f"the text is not in {chapter} (changed? update the entry)")
         CHAPTER = text
