@@ -23,12 +23,9 @@ from collections import defaultdict
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
 from chart_style import legend_below, odd_sizes_key, plot_by_size, size_axis  # noqa: E402
 from reader import RESULT, read_rows  # noqa: E402
-from stage_cli import passed_square, run, save, split_tile  # noqa: E402
+from stage_cli import passed_square, pyplot, run, save, split_tile  # noqa: E402
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = pyplot()  # (before anything is read: a python without matplotlib says so)
 
 BLOCKED = ("tiled", "tiled_copy", "unroll_2x4")
 COLOURS = {"ikj": "tab:gray", "tiled": "tab:blue", "tiled_copy": "tab:orange",

@@ -22,12 +22,9 @@ from collections import defaultdict
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
 from chart_style import size_axis  # noqa: E402
 from reader import RESULT, read_rows  # noqa: E402
-from stage_cli import passed_square, run, save, split_tile  # noqa: E402
+from stage_cli import passed_square, pyplot, run, save, split_tile  # noqa: E402
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = pyplot()  # (before anything is read: a python without matplotlib says so)
 
 # a colour family for each variant, a shade of it for each tile (darker: larger), so that no two
 # lines share a colour (with the marker for the tile as a second cue)

@@ -24,7 +24,6 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from chart_style import legend_below, log_label  # noqa: E402
 from reader import RESULT, STRASSEN_BREAKDOWN, InputError, read_rows  # noqa: E402
 
 # c of each variant's check (main.c): the normwise bound max|C-R| <= c (K+2) u max(scale)
@@ -181,6 +180,7 @@ def charts(machine, cross, err):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from chart_style import legend_below, log_label  # (it draws with matplotlib too)
     except ImportError:
         # the PATH's python3 may lack it where another one has it (pyenv beside the system's)
         other = subprocess.run(["scripts/find-python.sh"], capture_output=True, text=True).stdout.strip()

@@ -23,12 +23,9 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
 from reader import MULTIGPU_TIMELINE, RESULT, read_rows  # noqa: E402
-from stage_cli import passed_square, run, save  # noqa: E402
+from stage_cli import passed_square, pyplot, run, save  # noqa: E402
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = pyplot()  # (before anything is read: a python without matplotlib says so)
 
 COLOURS = {"rows_split": "tab:gray", "tiled_streams": "tab:blue",
            "tiled_streams_cublas": "tab:green", "cublasxt": "tab:red"}

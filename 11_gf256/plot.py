@@ -15,12 +15,9 @@ from collections import defaultdict
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
 from reader import GF256, read_rows  # noqa: E402
 from chart_style import Styles, legend_below, log_axes  # noqa: E402
-from stage_cli import run, save  # noqa: E402
+from stage_cli import pyplot, run, save  # noqa: E402
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = pyplot()  # (before anything is read: a python without matplotlib says so)
 
 
 def size_text(n):

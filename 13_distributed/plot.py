@@ -45,7 +45,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from reader import (DISTRIBUTED, DISTRIBUTED_COMM, DISTRIBUTED_TIMELINE, RESULT,  # noqa: E402
                     InputError, optional, read_rows)
 from chart_style import log_label  # noqa: E402
-from stage_cli import guard, run  # noqa: E402
+from stage_cli import guard, pyplot, run  # noqa: E402
 
 STAGE = "13_distributed"
 
@@ -667,11 +667,7 @@ def draw_timeline(src, dst, variant="summa_nccl", n=None):
     """--timeline's rows of one traced run (variant, the largest n, the first grid found): the
     whole run, a lane per rank (broadcasts above, products below), and two close-ups: the first
     panel, with the same run cut by --first-split 4 beside it where traced, and the end."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     rows = read_rows(src, DISTRIBUTED_TIMELINE, STAGE)
     n = n or max((r["n"] for r in rows if r["variant"] == variant), default=None)
 
@@ -746,10 +742,7 @@ def finish(fig, dst):
 
 
 def draw(src, dst):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     import matplotlib.ticker
 
     rows, comm, folder = load_all(src)

@@ -18,12 +18,9 @@ from collections import Counter, defaultdict
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
 from reader import RESULT, InputError, read_rows, read_text, sibling  # noqa: E402
 from chart_style import Styles, legend_below, log_axes  # noqa: E402
-from stage_cli import passed_square, run, save  # noqa: E402
+from stage_cli import passed_square, pyplot, run, save  # noqa: E402
 
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = pyplot()  # (before anything is read: a python without matplotlib says so)
 
 
 def lines(data, threads):

@@ -12,8 +12,12 @@ each stage's NN_topic/plot.py.
 tests/chart-check judges every chart the test suite draws for the same things (two lines in one
 style, a legend over data, a log axis that does not say so).
 """
-from matplotlib import transforms
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, NullLocator, ScalarFormatter
+try:  # (a script that prints a table, 05's and 13's --table, needs log_label and no matplotlib)
+    from matplotlib import transforms
+    from matplotlib.ticker import (FuncFormatter, LogLocator, NullFormatter, NullLocator,
+                                   ScalarFormatter)
+except ImportError:
+    transforms = None
 
 LOG_SCALE = " (log scale)"
 

@@ -48,10 +48,9 @@ import statistics
 import sys
 from collections import defaultdict
 
-import matplotlib
+from stage_cli import pyplot  # noqa: E402
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+plt = pyplot()  # (before anything is read: a python without matplotlib says so)
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from chart_style import (Styles, legend_below, log_y as log_y_axis, odd_sizes_key,  # noqa: E402

@@ -16,9 +16,29 @@ would leave a panel empty: save() then writes nothing and exits 77 ("skipped") w
 and `make run` keeps the generic chart that plots/plot.py drew under the same name.
 """
 import csv
+import os
+import subprocess
 import sys
 
 from reader import InputError
+
+
+def pyplot():
+    """matplotlib.pyplot on the Agg backend (files, no display); where this python has no
+    matplotlib, one line naming one that has it (scripts/find-python.sh) and exit status 2."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        finder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts",
+                              "find-python.sh")
+        other = subprocess.run([finder], capture_output=True, text=True).stdout.strip()
+        print(f"{os.path.basename(sys.argv[0])}: no matplotlib in {sys.executable}"
+              + (f"; {other} {' '.join(sys.argv)} draws it" if other else
+                 " (scripts/install-deps.sh installs it)"), file=sys.stderr)
+        sys.exit(2)
 
 
 def split_tile(variant):

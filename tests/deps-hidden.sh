@@ -79,6 +79,41 @@ out=$(grep -v '^make' "$LOG/plots.out")
     pass "matplotlib hidden: make plots stops with: $out" ||
     fail "matplotlib hidden: make plots exit $code: '$out'"
 
+# ---- matplotlib missing from the python a reader types: every chart script says so in one line
+# (exit 2, no traceback, no file), and the scripts' --table modes need none. The python is any
+# python3, with matplotlib made unimportable (sys.modules entry None).
+nompl() { # nompl NAME SCRIPT ARGS...: the script run as __main__ with no matplotlib to import
+    local name=$1
+    shift
+    python3 -c 'import os, runpy, sys; sys.modules["matplotlib"] = None; sys.argv = sys.argv[1:]
+sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[0])))  # (as python3 SCRIPT does)
+runpy.run_path(sys.argv[0], run_name="__main__")' "$@" >"$LOG/$name.out" 2>"$LOG/$name.err"
+}
+for s in 03_tiling 04_threads 10_cuda_multigpu 11_gf256 13_distributed 14_amx; do
+    src=$(ls results/*/$s.csv 2>/dev/null | head -n 1)
+    [ -n "$src" ] || continue
+    nompl "nompl-$s" "$s/plot.py" "$src" "$EMPTY/$s.png"
+    code=$?
+    if [ $code -eq 2 ] && [ "$(wc -l <"$LOG/nompl-$s.err")" -eq 1 ] &&
+       grep -q 'no matplotlib in' "$LOG/nompl-$s.err" && [ ! -e "$EMPTY/$s.png" ]; then
+        pass "no matplotlib: $s/plot.py says so in one line: $(cat "$LOG/nompl-$s.err")"
+    else
+        fail "no matplotlib: $s/plot.py exit $code, $(wc -l <"$LOG/nompl-$s.err") lines ($LOG/nompl-$s.err)"
+    fi
+done
+nompl nompl-plot plots/plot.py --out "$EMPTY/figs" results/xeon-2c
+code=$?
+[ $code -eq 2 ] && [ "$(wc -l <"$LOG/nompl-plot.err")" -eq 1 ] && [ ! -e "$EMPTY/figs" ] &&
+    pass "no matplotlib: plots/plot.py says so in one line" ||
+    fail "no matplotlib: plots/plot.py exit $code ($LOG/nompl-plot.err)"
+nompl nompl-table05 05_simd/plot_scaling.py results/xeon-emr-16c/05_host --table
+code05=$?
+nompl nompl-table13 13_distributed/plot.py --table results/h200x4/13_distributed.csv
+code13=$?
+[ $code05 -eq 0 ] && [ $code13 -eq 0 ] && grep -q '^| n |' "$LOG/nompl-table05.out" &&
+    pass "no matplotlib: 05's and 13's --table print their tables" ||
+    fail "no matplotlib: --table exit $code05 (05), $code13 (13) ($LOG/nompl-table*.err)"
+
 # ---- qemu: the portability checks skip with a line, nothing fails
 QEMU_X86_64=none QEMU_AARCH64=none bash tests/portability.sh >"$LOG/port.out" 2>&1
 code=$?

@@ -16,12 +16,10 @@ above 1 the bound that stages 01-09 pass is exceeded. The schema of the CSVs pic
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "plots"))
+from stage_cli import pyplot  # noqa: E402
+
+plt = pyplot()
 from chart_style import legend_below, log_label  # noqa: E402
 from reader import RESULT, TF32_ERROR, InputError, read  # noqa: E402
 
