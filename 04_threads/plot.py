@@ -25,6 +25,7 @@ from reader import RESULT, read_rows  # noqa: E402
 from stage_cli import passed_square, pyplot, run, save, split_tile  # noqa: E402
 
 plt = pyplot()  # (before anything is read: a python without matplotlib says so)
+import matplotlib  # noqa: E402  (its colour maps; pyplot() made sure it is there)
 
 # a colour family for each variant, a shade of it for each tile (darker: larger), so that no two
 # lines share a colour (with the marker for the tile as a second cue)
