@@ -132,10 +132,13 @@ build/git-rev: FORCE
 build/rel/common/sysinfo.o build/asan/common/sysinfo.o: build/git-rev
 build/rel/common/sysinfo.o build/asan/common/sysinfo.o: CPPFLAGS += -DGIT_REV='"$(GIT_REV)"'
 
-# Objects depend on the flags too: change CFLAGS and everything rebuilds.
+# Objects depend on the flags too: change CFLAGS and everything rebuilds. The line is taken once,
+# here (:=), from the global values: a target's own additions (11's LDLIBS += -ldl, 12's wgmma.o
+# NVFLAGS, sysinfo.o's -DGIT_REV) reach the prerequisites of that target, build/flags among them,
+# and rewrote it in the middle of a build; every make test then rebuilt objects and gpu-archs.
+FLAGS_LINE := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDLIBS) | $(NVCC) $(NVFLAGS)
 build/flags: FORCE
-	@mkdir -p build; echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDLIBS) | $(NVCC) $(NVFLAGS)' | cmp -s - $@ || \
-	    echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDLIBS) | $(NVCC) $(NVFLAGS)' > $@
+	@mkdir -p build; echo '$(FLAGS_LINE)' | cmp -s - $@ || echo '$(FLAGS_LINE)' > $@
 
 build/rel/%.o: %.c build/flags
 	@mkdir -p $(@D)
