@@ -326,6 +326,7 @@ void gemm_loops(const gemm_partition *pt, const gemm_hooks *h)
 
     /* Two A blocks (unless A is not packed) and, shared, two slices of B (the micro-panel for
      * column j at j*kc): phase s reads set s % 2 while phase s + 1 is packed into the other.
+     * One set on one thread: it packs the next phase only after its last unit.
      * Or per thread its own B block. Then per thread the hooks' scratch. Each 64-byte
      * aligned. */
     const size_t a_floats = h->pack_a ? round_up_size((size_t)pt->mc * pt->kc, 16) : 0;
@@ -333,11 +334,12 @@ void gemm_loops(const gemm_partition *pt, const gemm_hooks *h)
     const size_t set = a_floats + s_floats; /* one A block and one slice of B */
     const size_t b_floats = pt->shared_b ? 0 : round_up_size((size_t)pt->kc * pt->nc, 16);
     const size_t per_thread = b_floats + round_up_size(h->scratch_floats, 16);
-    float *const work = workspace(2 * set + (size_t)pt->nthreads * per_thread);
+    const int sets = pt->nthreads > 1 ? 2 : 1;
+    float *const work = workspace(sets * set + (size_t)pt->nthreads * per_thread);
 
 #pragma omp parallel num_threads(pt->nthreads)
     {
-        float *const bpack = work + 2 * set + (size_t)omp_get_thread_num() * per_thread;
+        float *const bpack = work + sets * set + (size_t)omp_get_thread_num() * per_thread;
         float *const scratch = bpack + b_floats;
 
         /* Phase 0's blocks first. Then in each phase the units of work, taken one at a time,
@@ -349,7 +351,7 @@ void gemm_loops(const gemm_partition *pt, const gemm_hooks *h)
         for (long long s = 0; s < phases; s++) {
             const phase f = phase_at(pt, s);
             const int ic = f.ic, mc = f.mc, pc = f.pc, kc = f.kc, panels = ceil_div(mc, MR);
-            const float *const apack = work + (size_t)(s % 2) * set, *const bslice = apack + a_floats;
+            const float *const apack = work + (size_t)(s % sets) * set, *const bslice = apack + a_floats;
 
 #pragma omp for schedule(dynamic, 1) nowait
             for (int u = 0; u < units; u++) {
@@ -370,7 +372,7 @@ void gemm_loops(const gemm_partition *pt, const gemm_hooks *h)
                                 h->pack_a ? apack + (size_t)ir * kc : NULL,
                                 b + (size_t)jr * kc, scratch);
             }
-            float *const next = work + (size_t)((s + 1) % 2) * set;
+            float *const next = work + (size_t)((s + 1) % sets) * set;
             if (!lookahead) {
 #pragma omp barrier /* (--no lookahead, for comparing: pack only when every unit is done) */
             }

@@ -8,22 +8,17 @@ passing load), and a chart drawn with it would show a kernel above its roofline.
 whose work is FP32 FMAs on the CPU (stages 01-06, stage 14's `simd`, and the FP32 libraries
 beside them), at a thread count that build/peak measured (1 and all cores), compares the rate
 with the fastest fma_* measure at that thread count. Prints one line per row above it and a
-summary; exit 0 either way (the runs themselves are not wrong), 2 for a file it cannot read.
+summary; exit 0 either way (the runs themselves are not wrong), 2 for a file plots/reader.py
+refuses (one line).
 Rows of the tile unit (14's BF16 variants, amx_fp32) and of GPUs are left out: their ceiling is
 another unit's."""
-import csv
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from reader import PEAK, RESULT, InputError, read_rows  # noqa: E402  (the charts' own reader)
+
 FP32_STAGES = ("01_", "02_", "03_", "04_", "05_", "06_")
-
-
-def read_rows(path):
-    try:
-        with open(path, newline="", encoding="utf-8") as f:
-            return list(csv.DictReader(f))
-    except (OSError, UnicodeDecodeError, csv.Error) as e:
-        sys.exit(f"peak-check: cannot read {path}: {e}")
 
 
 def fp32_rates(row):
@@ -35,29 +30,34 @@ def fp32_rates(row):
         out.append((variant, row.get("gflops", "")))
     if cpu_fp32 and base and "bf16" not in base.lower():
         out.append((base, row.get("baseline_gflops", "")))
-    return [(w, float(v)) for w, v in out if v not in ("", None)]
+    return [(w, v) for w, v in out if v is not None and v >= 0]
 
 
 def main(argv):
     if len(argv) < 2:
         print("usage: scripts/peak-check.py PEAK.csv RESULTS.csv...", file=sys.stderr)
         return 2
+    try:
+        peaks = read_rows(argv[0], PEAK)
+        results = [(path, read_rows(path, RESULT)) for path in argv[1:] if os.path.exists(path)]
+    except InputError as e:
+        print(f"peak-check: {e}", file=sys.stderr)
+        return 2
+    for path in argv[1:]:
+        if not os.path.exists(path):
+            print(f"peak check: {path}: not there (a step not run), left out")
     peak = {}
-    for r in read_rows(argv[0]):
-        if r.get("measure", "").startswith("fma_") and r.get("value"):
-            t = int(r["threads"])
-            peak[t] = max(peak.get(t, 0.0), float(r["value"]))
+    for r in peaks:
+        if r["measure"].startswith("fma_"):
+            peak[r["threads"]] = max(peak.get(r["threads"], 0.0), r["value"])
     if not peak:
         print(f"peak check: no FMA rows in {argv[0]}: nothing to compare")
         return 0
     above = checked = 0
-    for path in argv[1:]:
-        for row in read_rows(path):
-            try:
-                t = int(row.get("threads") or 0)
-            except ValueError:
-                continue
-            if t not in peak or row.get("check") == "FAIL":
+    for path, rows in results:
+        for row in rows:
+            t = row["threads"]
+            if t not in peak or row["check"] == "FAIL":
                 continue
             for what, rate in fp32_rates(row):
                 checked += 1
