@@ -126,13 +126,15 @@ gemm_blocking gemm_blocking_for(const microkernel *uk)
      * B block; it should stay in L1 between those calls. A bigger KC also loads and stores the
      * tile of C once per longer run of FMAs. Between two calls on the same A micro-panel, a call
      * also reads one KC x NR micro-panel of B. A narrow tile (NR floats in one cache line, as
-     * AVX2's 16: a line of B a step) can keep both: the largest KC at which the two fit half
-     * of L1d (the AVX2 kernel at KC 256 against 1024: 3-6% faster at 2048 and 4096). A wide
-     * tile (AVX-512's 64 columns, 4 lines a step) would need KC <= 64 for that: its B streams
-     * from L2, and A gets half of L1. Powers of two, 64..1024. */
+     * AVX2's 16: a line of B a step) can keep both: the largest KC at which the two fit three
+     * quarters of L1d, the rest for C's tile and the stack (KC 256 on a 32 KiB or a 48 KiB L1d:
+     * on a 48 KiB one 3-6% faster than 1024 at 2048 and 4096; on a 32 KiB Zen 4 1% faster than
+     * 128 on one thread, 2-4% on two). A wide tile (AVX-512's 64 columns, 4 lines a step) would
+     * need KC <= 64 for that: its B streams from L2, and A gets half of L1. Powers of two,
+     * 64..1024. */
     const int narrow = 4 * uk->nr <= 64;
     bs.kc = 64;
-    while (bs.kc < 1024 && (narrow ? 4L * (uk->mr + uk->nr) * (2 * bs.kc) <= l1d / 2
+    while (bs.kc < 1024 && (narrow ? 4L * (uk->mr + uk->nr) * (2 * bs.kc) <= l1d / 4 * 3
                                    : 4L * uk->mr * (2 * bs.kc) <= l1d / 2))
         bs.kc *= 2;
     if (override_kc)
