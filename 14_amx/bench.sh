@@ -64,6 +64,12 @@ have_mkl=1 have_onednn=1
     { have_onednn=0; echo "bench.sh: no oneDNN: $(cat "$BINS/err")"; }
 BEST_CORE=SkylakeX
 grep -qw avx512f /proc/cpuinfo || BEST_CORE=Haswell
+# On several threads, the best variants this CPU runs: the tiles where there is AMX, else
+# VDPBF16PS where there is AVX512-BF16 (Zen 4 and 5, Cooper Lake), else 05's FP32 kernel alone.
+runs() { "$BIN" --list | grep "^$1 " | grep -vq '\[not here'; }
+if runs amx_blocked; then MT_BF16=amx_blocked,amx_pipelined MT_FP32=simd,amx_fp32
+elif runs avx512_bf16; then MT_BF16=avx512_bf16 MT_FP32=simd
+else MT_BF16=simd MT_FP32=simd; fi
 
 {
     lscpu; echo; free -g; echo; gcc --version | head -n1; echo
@@ -77,7 +83,7 @@ for r in $(seq "$ROUNDS"); do
     for t in $THREADS; do
         # one thread: the whole climb; more: the best variants only (the rest are one core's story)
         bf16_v=all fp32_v=all
-        [ "$t" = 1 ] || { bf16_v=amx_blocked,amx_pipelined; fp32_v=simd,amx_fp32; }
+        [ "$t" = 1 ] || { bf16_v=$MT_BF16; fp32_v=$MT_FP32; }
         for s in $SIZES; do
             reps=$(reps_for "$s")
             [ "$have_mkl" = 1 ] && locked "$BIN" --baseline mkl --variant "$bf16_v" --threads "$t" -m "$s" \
