@@ -12,7 +12,8 @@
 #                                       element checked; 09's warptile beside it (its c is 2)
 #   OUT_DIR/12_runs/tf32_time.csv       timings at 4096 and 8192, three rounds, each variant
 #                                       alternated with cuBLAS FP32 (TF32 off); cublas_tf32 a row
-# A summary of the ratios is printed at the end. Exit status 1 if a check or sanitizer failed.
+# A summary of the ratios is printed at the end. Exit status 1 if a check or sanitizer failed,
+# 77 (one line, nothing run) without a GPU.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 out=${1:-results/local}
@@ -22,6 +23,10 @@ bin=12_cuda_tensor_cores/cuda_tensor_cores
 log=$out/12_runs/tf32_tests.log
 acc=$out/12_runs/tf32_accuracy.csv
 csv=$out/12_runs/tf32_time.csv
+
+# No GPU: the program says so in one line and exits 77 ("skipped"); so does this script.
+skip=$($bin --fp32 --sizes 16 --reps 1 --no-baseline 2>&1)
+[ $? -eq 77 ] && { echo "$skip" | tail -n 1; exit 77; }
 rm -f "$log" "$acc" "$out/12_runs/tf32_accuracy_warptile.csv" "$csv"
 fails=0
 

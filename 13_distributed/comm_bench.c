@@ -118,8 +118,8 @@ void comm_bench(const dist_grid *g, csv_file *out, int gpu, const char *no_gpu, 
             emit(csv, "mpi", "pingpong", 2, bytes, reps, md, mn, cpu);
         }
         for (int k = 0; k < 3; k++) {
-            if (k > 0 && kinds[k].ranks == nranks)
-                continue; /* a 1 x P or P x 1 grid: the same as bcast_all */
+            if (k > 0 && (kinds[k].ranks == nranks || kinds[k].ranks < 2))
+                continue; /* a 1 x P or P x 1 grid: the same as bcast_all, or one rank: no message */
             if (mpi) {
                 bcast(buf, bytes, reps, kinds[k].comm, t);
                 const double mn = timer_min(t, reps), md = timer_median(t, reps);
