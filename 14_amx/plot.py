@@ -62,7 +62,9 @@ def panel(ax, data, title, variants, peak_lines):
     styles = Styles()  # each variant its own colour; each library a dash and colour of its own
     for label, value, color in peak_lines:
         ax.axhline(value, **styles.take((color,), (":",)), linewidth=1)
-        ax.text(1000, value * 1.04, f"{label} peak {value:.0f} (--peak)", fontsize=7, color=color)
+        # x in the axes' own units, so the label stays inside whatever the sizes are
+        ax.text(0.02, value * 1.015, f"{label} peak {value:.0f} (--peak)", fontsize=7, color=color,
+                transform=ax.get_yaxis_transform())
     for (name, lib), line in sorted(lines(data, 1).items(), key=lambda kv: kv[0][1]):
         if not lib and name in variants:
             label, color, marker = STYLE[name]
@@ -74,6 +76,9 @@ def panel(ax, data, title, variants, peak_lines):
     sizes = sorted({n for line in lines(data, 1).values() for n in line})
     # the sizes measured as numbers (1024, not 2^10)
     log_axes(ax, sizes, [str(n) for n in sizes], xlabel="n (M = N = K)", ylabel="GFLOP/s, one thread")
+    top = max((value for _, value, _ in peak_lines), default=0) * 1.08
+    if top > ax.get_ylim()[1]:  # room above the highest peak for its label
+        ax.set_ylim(top=top)
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     legend_below(ax, below=32, ncol=2, fontsize=7)  # under the axes: it covered the 4096 ends

@@ -381,7 +381,7 @@ def progression_panels(rows, gpu):
                      r["variant"] in FP32_ACCURATE or is_baseline_row(r))]
             for t in sorted({r["threads"] for r in mine}):
                 what = f"{t} thread{'s' if t != 1 else ''}"
-                panels.append((what if fam == "fp32" else f"BF16 on the matrix unit, {what}",
+                panels.append((what if fam == "fp32" else f"BF16 products, {what}",
                                [r for r in mine if r["threads"] == t]))
         return panels
     multi = {r["stage"] for r in rows if r["baseline"].lower() == "cublasxt"}
@@ -476,9 +476,9 @@ def progression_chart(rows, want, gpu):
     """[(title, rows)]: the panels the progression chart of one device draws, [] for none."""
     # (a thread count that only one stage ran, 04's sweep to 3 threads, is no progression)
     panels = [(t, p) for t, p in progression_panels(rows, gpu) if best_per_stage(p, want)]
-    several = [(t, p) for t, p in panels if len(best_per_stage(p, want)) >= 2 or t.startswith("BF16")]
-    if not gpu and several:
-        panels = several
+    several = [(t, p) for t, p in panels if len(best_per_stage(p, want)) >= 2]
+    if not gpu and several:  # (stage 14's BF16 panels count as none: they keep 05's FP32 ones)
+        panels = several + [(t, p) for t, p in panels if t.startswith("BF16") and (t, p) not in several]
     if not [t for t, _ in panels if not t.startswith("several GPUs")]:
         return []  # only the baseline's rows, or only stage 10 (its own chart): nothing to add
     return panels
