@@ -5,6 +5,7 @@
  *   10_cuda_multigpu/bench.sh results/h200x2      (the chapter's runs)
  * A, B and C live in host memory; every variant returns with C back there, and is timed so.
  */
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,13 +47,19 @@ static double parse_bytes(const char *what, const char *val)
 }
 
 /* --timeline: a file the runs will write, refused now, not after the first run has taken
- * minutes. (--stats is opened here too, by cli_csv_open, with its header checked.) */
-static const char *writable(const char *what, const char *path, const char *mode)
+ * minutes; opened to append, so that a run that never writes it (no GPU here: exit 77) leaves
+ * an existing file as it was and a new one not made. (--stats is opened here too, by
+ * cli_csv_open, with its header checked.) */
+static const char *writable(const char *what, const char *path)
 {
-    FILE *f = fopen(path, mode);
+    struct stat st;
+    const int existed = stat(path, &st) == 0;
+    FILE *f = fopen(path, "a");
     if (!f)
         cli_die("%s: cannot open %s for writing", what, path);
     fclose(f);
+    if (!existed)
+        remove(path);
     return path;
 }
 
@@ -77,7 +84,7 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
         else if (!strcmp(opt, "--stats"))
             mg.stats = cli_csv_open(opt, val, MG_STATS_HEADER);
         else
-            mg.timeline = writable(opt, val, "w");
+            mg.timeline = writable(opt, val);
         return 2;
     }
     return 0;

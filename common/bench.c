@@ -226,7 +226,12 @@ static void bench_print_load(void)
         return; /* a run too short to tell (or no /proc/stat) */
     if (others < 0)
         others = most_load;
-    if (busy_rows > 0 || others >= BENCH_BUSY_CORES)
+    if (busy_rows > 0 && others < BENCH_BUSY_CORES)
+        /* busy in bursts: a row's load is its own, the run's an average of all of it */
+        printf("%-10s the machine was busy at times: %d of %d rows were measured under load (other "
+               "processes used %.1f of %d cores over the whole run); their times and ratios are "
+               "not this machine's alone\n", "warning", busy_rows, load_rows, others, cores);
+    else if (busy_rows > 0 || others >= BENCH_BUSY_CORES)
     {
         char rows[64] = "";
         if (load_rows > 0)

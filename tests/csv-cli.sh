@@ -358,6 +358,26 @@ if [ -n "$NO512" ]; then
         $SIMD --variant avx512_6x64 -m 8 --csv "$T/no/such/x.csv"
 fi
 
+# ---- 10's --timeline: checked before any device is asked, and a run that never writes it (no
+# GPU: 77) leaves no file (it once left an empty one) and an existing one as it was
+TL=10_cuda_multigpu/cuda_multigpu
+if [ -x "$TL" ]; then
+    refused "10: --timeline in a folder that does not exist" tl-nodir $TL -m 8 --timeline "$T/no/such/t.csv"
+    rm -f "$T/tl.csv"
+    $TL -m 8 --timeline "$T/tl.csv" >/dev/null 2>&1
+    rc=$?
+    if [ $rc -eq 77 ]; then
+        [ ! -e "$T/tl.csv" ] && pass "10: a skipped run (77) leaves no --timeline file" ||
+            fail "10: a skipped run (77) left a --timeline file ($(wc -c <"$T/tl.csv") bytes)"
+        echo keep >"$T/tl.csv"
+        $TL -m 8 --timeline "$T/tl.csv" >/dev/null 2>&1
+        [ "$(cat "$T/tl.csv")" = keep ] && pass "10: a skipped run (77) leaves an existing --timeline file as it was" ||
+            fail "10: a skipped run (77) changed an existing --timeline file"
+    else
+        skip "10: --timeline on a skipped run: this machine has a GPU (exit $rc)"
+    fi
+fi
+
 # ---- --variant "" and "," in every program; a --csv it cannot write, before any device is
 # asked (a GPU stage with a main of its own once skipped with 77 and dropped every row)
 while read -r dir prog kind; do
