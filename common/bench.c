@@ -139,8 +139,9 @@ static void write_csv_row(const stage_info *st, const bench_opts *o, const row *
 
 static void print_table_head(const stage_info *st, const bench_opts *o)
 {
-    char vs[48];
-    snprintf(vs, sizeof vs, "vs %s%s", st->backend->baseline_name, name_suffix(o));
+    char vs[48] = "no baseline"; /* --no-baseline, or none loaded: the column holds "-" */
+    if (o->baseline)
+        snprintf(vs, sizeof vs, "vs %s%s", st->backend->baseline_name, name_suffix(o));
     printf("%-16s ", "variant");
     if (o->nthreads > 1) /* several thread (GPU) counts: each row says which */
         printf("%7s ", st->gpus_sweep ? "gpus" : "threads");

@@ -19,9 +19,10 @@ num=$(case $stage in [0-9] | [0-9][0-9]) printf %02d "$((10#$stage))" ;; esac)
 line=$(make -s list-stages | awk -v s="$stage" -v n="$num" '$1 == s || $2 == s || (n != "" && substr($1, 1, 3) == n "_")')
 [ -n "$line" ] || { echo "grade: no stage $stage (one of: $(make -s list-stages | cut -c1-2 | sort | paste -sd' '))" >&2; exit 2; }
 read -r dir prog kind <<<"$line"
-limit=${GRADE_TIMEOUT:-60}
+# shellcheck source=scripts/grade-lib.sh
+. scripts/grade-lib.sh # $limit (GRADE_TIMEOUT), ending, run, last_line
 size=${GRADE_SIZE:-$([ "$kind" = gpu ] && echo 2048 || echo 512)}
-case $limit$size in *[!0-9]*) echo "grade: GRADE_TIMEOUT and GRADE_SIZE take whole numbers ('$limit', '$size')" >&2; exit 2 ;; esac
+case $size in *[!0-9]*) echo "grade: GRADE_SIZE takes a whole number ('$size')" >&2; exit 2 ;; esac
 # a stage that is not a float GEMM (11_gf256) grades itself
 [ -f "$dir/grade.sh" ] && exec bash "$dir/grade.sh"
 sol=$dir/$prog ex=build/grade/$dir/$prog
@@ -35,21 +36,6 @@ for i in "${!shapes[@]}"; do
 done
 report=$(mktemp) rows=$(mktemp) notrun=$(mktemp) times=$(mktemp)
 trap 'rm -f "$report" "$rows" "$notrun" "$times"' EXIT
-
-# ending RC: how a run that did not end by itself ended ("" if it did)
-ending() {
-    case $1 in
-        124 | 137) echo "timed out: still running after $limit s (GRADE_TIMEOUT)" ;;
-        *) [ "$1" -le 128 ] || echo "crashed (SIG$(kill -l $(($1 - 128)) 2>/dev/null || echo "NAL $(($1 - 128))"))" ;;
-    esac
-}
-# run COMMAND...: the command under the time limit, its output in $report; sets rc and ended
-run() {
-    { timeout -k 5 "$limit" "$@" >"$report" 2>&1 </dev/null; } 2>/dev/null # (bash's "Segmentation fault")
-    rc=$?
-    ended=$(ending $rc)
-}
-last_line() { grep -v '^[[:space:]]*$' "$report" | tail -n 1; }
 
 # One line per check in $rows: variant, shape, options, PASS/FAIL, why (the harness's "first
 # bad element", or how the run ended), the options that chose the variant, the command that

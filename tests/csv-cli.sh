@@ -22,7 +22,8 @@
 #   finite float); -k 2147483647 --pad 1 says which leading dimension overflowed (and UBSan
 #   stays quiet); stage 05 checks every argument before it refuses a kernel this CPU lacks
 #   (--help 0, -m -5 2, then 77), --list shows every kernel and marks the missing ones;
-#   --threads 1,2 adds a threads column; empty list items, malformed sizes, 'all' among names,
+#   --threads 1,2 adds a threads column; the ratio column is headed "vs <library>", or
+#   "no baseline" under --no-baseline (01 and 14); empty list items, malformed sizes, 'all' among names,
 #   an alpha that is 0 as a float, --device on a CPU stage: exit 2 with one line in every
 #   program; a CUDA program without a GPU says
 #   "no NVIDIA GPU or driver found: skipped"; GEMM_CUDA_CC that is no compute capability
@@ -482,6 +483,26 @@ fi
 run threads1 $NAIVE --sizes 8 --threads 2 --no-baseline --reps 1
 grep -q '^variant  *M ' "$LOG/threads1.out" && pass "harness: one thread count -> no threads column" ||
     fail "harness: --threads 2 -> the table should have no threads column (see $LOG/threads1.out)"
+
+# ---- the ratio column's heading: the library the rows are measured against, or "no baseline"
+# where none ran (14's heading read a bare "vs"); the CSV's baseline field stays empty
+for prog in $NAIVE 14_amx/amx; do
+    tag=head-$(basename "$prog")
+    run "$tag" "$prog" -m 8 --no-baseline --reps 1
+    head=$(grep -m1 '^variant ' "$LOG/$tag.out" | tr -s ' ')
+    [ $rc -eq 0 ] && [ "$head" = "variant M N K ms GFLOP/s no baseline rel.err check" ] &&
+        pass "$prog --no-baseline -> the ratio column reads 'no baseline': $head" ||
+        fail "$prog --no-baseline -> exit $rc, heading '$head' (want its ratio column 'no baseline')"
+    run "$tag-csv" "$prog" -m 8 --no-baseline --reps 1 --csv -
+    awk -F, 'NR > 1 && $11 != "" { bad = 1 } END { exit NR < 2 || bad }' "$LOG/$tag-csv.out" &&
+        pass "$prog --no-baseline --csv - -> the baseline field of every row is empty" ||
+        fail "$prog --no-baseline --csv - -> a baseline named, or no rows (see $LOG/$tag-csv.out)"
+done
+run head-baseline $NAIVE -m 8 --reps 1
+head=$(grep -m1 '^variant ' "$LOG/head-baseline.out" | tr -s ' ')
+[ $rc -eq 0 ] && [[ "$head" == "variant M N K ms GFLOP/s vs OpenBLAS"*" rel.err check" ]] &&
+    pass "$NAIVE with its baseline -> the ratio column names it: $head" ||
+    fail "$NAIVE -> exit $rc, heading '$head' (want 'vs OpenBLAS...')"
 
 # ---- CUDA programs without a GPU
 while read -r dir prog kind; do

@@ -19,6 +19,11 @@
 #      the busy mark.
 #   4. 14's untouched exercise on a CPU without AMX (GEMM_HIDE_ISA="amx avx512_bf16"): exit 77,
 #      the CPU it needs named, no pass.
+#   5. 11_gf256, graded by its own script (11_gf256/grade.sh), with a planted exercise whose
+#      matrix inversion loops for ever on the 4x4 matrices of the first run and dies of SIGSEGV
+#      on the 1x1 of the third. Under GRADE_TIMEOUT=3: exit 1 in seconds, the first run named
+#      as timed out after 3 s and the third as crashed (SIGSEGV), each counted as one failed
+#      check; the second and fourth checked in full; nothing timed.
 # The timed runs take a lock of their own (GEMM_BENCH_LOCK), so that this check never waits for
 # a benchmark running on the machine; its speed ratios mean nothing and are not checked, only
 # the form of the verdict: a ratio with its spread, or "too noisy to judge".
@@ -123,4 +128,34 @@ if [ $rc -eq 77 ] && grep -q '^grade: nothing graded, so no pass: this CPU canno
     ! grep -qE ' of +[0-9]+ pass' grade-noamx.out; then
     pass "14 on a CPU without AMX: exit 77, $(tail -n 1 grade-noamx.out)"
 else fail "14 on a CPU without AMX: exit $rc (want 77, the CPU it needs, no pass)"; sed 's/^/    /' grade-noamx.out | tail -n 5; fi
+
+# 5. 11's own grader: a run that loops for ever, and one that crashes (the grader of old had no
+# time limit and hung on the first)
+awk 'NR == 1 { print "#include <signal.h>" }
+     { print }
+     /^int gf256_invert_matrix\(/ { inv = 1 }
+     inv && /^\{/ { print "    { volatile int spin = n == 4; while (spin) {} }\n    if (n == 1) raise(SIGSEGV);"; inv = 0 }' \
+    "$root/11_gf256/gf256.c" >11_gf256/exercise.c
+[ "$(grep -cE 'spin|raise' 11_gf256/exercise.c)" -eq 2 ] || { fail "could not plant the loop and the crash in 11 (gf256.c changed?)"; exit 1; }
+start=$(date +%s)
+GRADE_TIMEOUT=3 timeout 120 scripts/grade.sh 11 >grade-11.out 2>&1
+rc=$?
+secs=$(($(date +%s) - start))
+if [ $rc -eq 1 ]; then pass "11, a loop and a crash: exit 1 after ${secs} s"
+else fail "11, a loop and a crash: exit $rc after ${secs} s (want 1; 124: the grader hung)"; fi
+grep -qE '^  --data 4 --parity 3 --len 1,7,33,4097 --erasures all +timed out: still running after 3 s \(GRADE_TIMEOUT\)$' grade-11.out &&
+    pass "11: the endless loop is named: $(grep -m1 -E '^  --data 4 ' grade-11.out | sed 's/^ *//; s/  */ /g')" ||
+    fail "11: the first run not named as timed out after 3 s"
+grep -qE '^  --data 1 --parity 1 --len 5 +crashed \(SIGSEGV\)$' grade-11.out &&
+    pass "11: the crash is named with its signal: $(grep -m1 -E '^  --data 1 ' grade-11.out | sed 's/^ *//; s/  */ /g')" ||
+    fail "11: the third run not named as crashed (SIGSEGV)"
+[ "$(grep -cE '^  --data (10|20) .* [1-9][0-9]* passed, 0 failed$' grade-11.out)" -eq 2 ] &&
+    pass "11: the two runs beside them are checked in full" || fail "11: the second and fourth runs not checked in full"
+read -r good all < <(sed -nE 's/^  total: ([0-9]+) of ([0-9]+) checks pass.*/\1 \2/p' grade-11.out)
+if grep -q '^  total: .*; 2 of 4 runs did not finish (each counted as one failed check)$' grade-11.out &&
+    [ $((${all:-0} - ${good:-0})) -eq 2 ]; then
+    pass "11: each run that did not end counted as one failed check: $(grep '^  total' grade-11.out | sed 's/^ *//')"
+else fail "11: the total does not count the two runs as failed: $(grep '^  total' grade-11.out)"; fi
+grep -q '^  not timed: fix the checks first$' grade-11.out && pass "11: nothing timed" || fail "11: a failing exercise was timed"
+[ $rc -eq 1 ] || sed 's/^/    /' grade-11.out | head -n 30
 exit $failed
