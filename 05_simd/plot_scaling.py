@@ -176,7 +176,7 @@ def main(argv):
     ax.set_yticks(ticks)
     ax.set_yticklabels([str(t) for t in ticks])
     ax.set_ylabel(log_label("GFLOP/s (dotted: one thread's rate x threads)"))
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=7, loc="upper left", handlelength=4)  # long enough to show the dashes
 
     for (name, n), d in sorted(r05.items()):
         colour = marks.get(name, ("0.4", "x"))[0]
@@ -189,7 +189,7 @@ def main(argv):
                 ax2.plot([t, t], [min(d[t]), max(d[t])], "-", color=colour, lw=1, alpha=0.5)
     ax2.axhline(1.0, color="k", lw=1)
     ax2.set_ylabel("05 / library, alternated in one process (median; bar: range)")
-    ax2.legend(fontsize=7, loc="lower left")
+    ax2.legend(fontsize=7, loc="lower left", handlelength=4)
     cpu = next((r["device"] for r in rows05), "")
     fig.suptitle(f"Stages 04 and 05 on 1-{max(threads)} cores ({cpu}), against MKL and OpenBLAS",
                  fontsize=10)

@@ -317,6 +317,20 @@ awk -F, 'NR == 1 || ($6 == 2 && $14 != "FAIL")' "$fixture/04_threads.csv" >"$tmp
 check "04_threads/plot.py without 1-thread rows exits 77, nothing written" stage_skips 04_threads "$tmp/04_t2.csv"
 "$PY" "$root/04_threads/plot.py" "$fixture/04_threads.csv" "$tmp/04.png" >/dev/null 2>&1
 check "04_threads/plot.py on 1 and 2 threads draws its chart" is_png "$tmp/04.png"
+# Its pairs: a 1-thread row with the next row of the same variant and size, if on 2 threads; a run
+# of 2 and 3 threads between two 1,2 runs adds a 2-thread row with no partner (bench.sh's run 3),
+# and a 1,2 run beside OpenBLAS is not drawn where the size was timed alone (run 4).
+{
+    head -n 1 "$fixture/04_threads.csv"
+    for tg in "1 10 " "2 20 " "2 5 " "3 6 " "1 30 " "2 60 " "1 10 OpenBLAS" "2 11 OpenBLAS"; do
+        set -- $tg
+        echo "04_threads,omp_tiled/64,64,64,64,$1,3,1,1,$2,$3,,1e-07,PASS,fixture-cpu,gcc,fixture,2024-05-03"
+    done
+} >"$tmp/04_unpaired.csv"
+pairs_got=$(cd "$root/04_threads" && "$PY" -c 'import sys, plot; print(plot.load(sys.argv[1])[0])' \
+    "$tmp/04_unpaired.csv" 2>&1)
+check "04_threads/plot.py pairs each 1-thread row with its own run's 2-thread row (got $pairs_got)" \
+    [ "$pairs_got" = "{('omp_tiled', 64, 64): [(10.0, 20.0), (30.0, 60.0)]}" ]
 # 03's rows as the default sweep writes them: one tile, so "tiled" with no "/T" (every row of
 # stage 03, the library's too: a CSV with another stage's rows is refused, exit 2)
 awk -F, 'NR == 1 || $6 == 1' "$fixture/04_threads.csv" |
