@@ -189,7 +189,7 @@ def main(argv):
                 ax2.plot([t, t], [min(d[t]), max(d[t])], "-", color=colour, lw=1, alpha=0.5)
     ax2.axhline(1.0, color="k", lw=1)
     ax2.set_ylabel("05 / library, alternated in one process (median; bar: range)")
-    ax2.legend(fontsize=7, loc="lower left", handlelength=4)
+    ax2.legend(fontsize=7, loc="upper left", handlelength=4)  # the ratios sit near 1, low in the panel
     cpu = next((r["device"] for r in rows05), "")
     fig.suptitle(f"Stages 04 and 05 on 1-{max(threads)} cores ({cpu}), against MKL and OpenBLAS",
                  fontsize=10)
