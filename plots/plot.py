@@ -476,9 +476,10 @@ def progression_chart(rows, want, gpu):
     """[(title, rows)]: the panels the progression chart of one device draws, [] for none."""
     # (a thread count that only one stage ran, 04's sweep to 3 threads, is no progression)
     panels = [(t, p) for t, p in progression_panels(rows, gpu) if best_per_stage(p, want)]
-    several = [(t, p) for t, p in panels if len(best_per_stage(p, want)) >= 2]
-    if not gpu and several:  # (stage 14's BF16 panels count as none: they keep 05's FP32 ones)
-        panels = several + [(t, p) for t, p in panels if t.startswith("BF16") and (t, p) not in several]
+    if not gpu:  # FP32 panels of one stage give way to those of several; 14's BF16 ones stay
+        fp32 = [(t, p) for t, p in panels if not t.startswith("BF16")]
+        several = [(t, p) for t, p in fp32 if len(best_per_stage(p, want)) >= 2]
+        panels = (several or fp32) + [(t, p) for t, p in panels if t.startswith("BF16")]
     if not [t for t, _ in panels if not t.startswith("several GPUs")]:
         return []  # only the baseline's rows, or only stage 10 (its own chart): nothing to add
     return panels
