@@ -17,9 +17,15 @@
 #   small    the same at n = 16384
 #   split    summa_nccl and local_only_gpu, 2 x 2 at 65536 and 1 x 2 at 32768: the first block in
 #            4 panels (--first-split 4; the 2 x 2 run traced), and nb 8192
+#   ctas     summa_nccl on 1 x 2 at n = 32768 with its broadcasts held to 2 and 8 blocks
+#            (--bcast-ctas), traced: what the broadcasts' SMs cost the products
+#
+# ONLY="comm alone ..." runs those steps alone, in the order above. Every GPU's SM clock, power
+# and temperature are read every 200 ms while the script runs (OUTDIR/clocks.csv), so that a step's
+# speed can be set beside the clock it ran at.
 #
 # Writes OUTDIR/13_distributed.csv, 13_distributed_comm.csv, 13_distributed_timeline.csv,
-# alone_gpuD.csv (the step each), machine.txt and bench-gpus.log. N1 N2 N3 (default 16384,
+# alone_gpuD.csv (the step each), clocks.csv, machine.txt and bench-gpus.log. N1 N2 N3 (default 16384,
 # 32768, 65536) change the sizes, for a dry run; GIT_REV names the commit in the CSVs. Where the
 # host has no ScaLAPACK, the carried one (find-scalapack.sh: .dist-carry/, as bench-host.sh).
 set -u
@@ -52,6 +58,14 @@ ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 } >"$out/machine.txt" 2>&1
 echo "gpus: $ngpu x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)"
 
+q=timestamp,index,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active
+nvidia-smi --query-gpu=$q --format=csv,noheader -i 0 >/dev/null 2>&1 || q=${q/clocks_event/clocks_throttle}
+echo "$q" >"$out/clocks.csv"
+nvidia-smi --query-gpu=$q --format=csv,noheader,nounits -lms 200 >>"$out/clocks.csv" 2>/dev/null &
+clocks=$!
+trap 'kill $clocks 2>/dev/null' EXIT
+want() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
+
 MPI=(mpirun --allow-run-as-root -q --bind-to none -x NCCL_NVLS_ENABLE)
 four=$([ "$ngpu" -ge 4 ] && echo 4 || echo 2)
 sq=$([ "$four" = 4 ] && echo 2x2 || echo 1x2)
@@ -62,50 +76,71 @@ V="--variant summa_nccl,summa_nccl_cublas,local_only_gpu --no-baseline"
 
 SMALL="1,7x13x5,33,1x97x13,97x1x13,13x97x1,67x73x71,1000,3001x2999x1501"
 S="--variant summa_nccl,summa_nccl_cublas --no-baseline --reps 1 --sizes $SMALL --beta 0.5 --pad 3"
-step "sanity: $sq, nb 64" 30 "${MPI[@]}" -np $four $BIN $S --grid $sq --nb 64 || exit 1
-step "sanity: $sq, nb 64, --first-split 3" 30 "${MPI[@]}" -np $four $BIN $S --grid $sq --nb 64 --first-split 3 || exit 1
-step "sanity: $sq, --edge" 30 "${MPI[@]}" -np $four $BIN --edge --variant summa_nccl,summa_nccl_cublas \
-    --no-baseline --sizes 7x13x5,33 --nb 4 --grid $sq || exit 1
+if want sanity; then
+    step "sanity: $sq, nb 64" 30 "${MPI[@]}" -np $four $BIN $S --grid $sq --nb 64 || exit 1
+    step "sanity: $sq, nb 64, --first-split 3" 30 "${MPI[@]}" -np $four $BIN $S --grid $sq --nb 64 --first-split 3 || exit 1
+    step "sanity: $sq, --edge" 30 "${MPI[@]}" -np $four $BIN --edge --variant summa_nccl,summa_nccl_cublas \
+        --no-baseline --sizes 7x13x5,33 --nb 4 --grid $sq || exit 1
+fi
 
-step "comm: 2 GPUs, 1x2" 60 "${MPI[@]}" -np 2 $BIN --bench-comm --grid 1x2 --csv "$COMM"
-[ "$four" = 4 ] && step "comm: 4 GPUs, 2x2" 60 "${MPI[@]}" -np 4 $BIN --bench-comm --grid 2x2 --csv "$COMM"
+if want comm; then
+    step "comm: 2 GPUs, 1x2" 60 "${MPI[@]}" -np 2 $BIN --bench-comm --grid 1x2 --csv "$COMM"
+    [ "$four" = 4 ] && step "comm: 4 GPUs, 2x2" 60 "${MPI[@]}" -np 4 $BIN --bench-comm --grid 2x2 --csv "$COMM"
+fi
 
-step "alone: one GPU, n = $N1, $N2" 40 "${MPI[@]}" -np 1 $BIN --variant warptile_alone,cublas_alone \
-    --no-baseline --nb 4096 --sizes $N1,$N2 --reps 3 --csv "$CSV"
-step "alone: one GPU, n = $N3" 150 "${MPI[@]}" -np 1 $BIN --variant warptile_alone,cublas_alone \
-    --no-baseline --nb 4096 --sizes $N3 --reps 2 --csv "$CSV"
+if want alone; then
+    step "alone: one GPU, n = $N1, $N2" 40 "${MPI[@]}" -np 1 $BIN --variant warptile_alone,cublas_alone \
+        --no-baseline --nb 4096 --sizes $N1,$N2 --reps 3 --samples --csv "$CSV"
+    step "alone: one GPU, n = $N3" 150 "${MPI[@]}" -np 1 $BIN --variant warptile_alone,cublas_alone \
+        --no-baseline --nb 4096 --sizes $N3 --reps 2 --samples --csv "$CSV"
+fi
 
 each() {
     local pids=() d
     for d in $(seq 0 $((ngpu - 1))); do
         "${MPI[@]}" -np 1 $BIN --variant warptile_alone --no-baseline --no-check --device "$d" \
-            --sizes $N2,$N3 --reps 2 --csv "$out/alone_gpu$d.csv" >"$out/alone_gpu$d.txt" 2>&1 &
+            --sizes $N2,$N3 --reps 2 --samples --csv "$out/alone_gpu$d.csv" >"$out/alone_gpu$d.txt" 2>&1 &
         pids+=($!)
     done
     local rc=0
     for d in "${pids[@]}"; do wait "$d" || rc=1; done
-    tail -n 4 "$out"/alone_gpu*.txt
+    tail -n 6 "$out"/alone_gpu*.txt
     return $rc
 }
-step "each: warptile_alone on all $ngpu GPUs at once, n = $N2, $N3" 90 each
+want each && step "each: warptile_alone on all $ngpu GPUs at once, n = $N2, $N3" 90 each
 
 [ "$four" = 4 ] && grids="2x2 1x2 1x4 2x1 4x1" || grids="1x2 2x1"
-for g in $grids; do
-    np=$(np_of "$g")
-    reps3=$([ "$np" = 2 ] && echo 1 || echo 2)
-    tl=$([ "$g" = "$sq" ] && echo "--timeline $TL")
-    step "grids: $g, n = $N2" 40 "${MPI[@]}" -np "$np" $BIN $V --nb 4096 --grid "$g" --sizes $N2 --reps 3 $tl --csv "$CSV"
-    step "grids: $g, n = $N3" $((np == 2 ? 110 : 75)) "${MPI[@]}" -np "$np" $BIN $V --nb 4096 --grid "$g" --sizes $N3 \
-        --reps "$reps3" $tl --csv "$CSV"
-done
-for g in $grids; do
-    step "small: $g, n = $N1" 20 "${MPI[@]}" -np "$(np_of "$g")" $BIN $V --nb 4096 --grid "$g" --sizes $N1 --reps 3 --csv "$CSV"
-done
-W="--variant summa_nccl,local_only_gpu --no-baseline --csv $CSV"
-step "split: $sq, n = $N3, first block in 4" 75 "${MPI[@]}" -np $four $BIN $W --nb 4096 --grid $sq --sizes $N3 \
-    --reps 2 --first-split 4 --timeline "$TL"
-step "split: 1x2, n = $N2, nb 8192" 40 "${MPI[@]}" -np 2 $BIN $W --nb 8192 --grid 1x2 --sizes $N2 --reps 3
-step "split: 1x2, n = $N2, first block in 4" 40 "${MPI[@]}" -np 2 $BIN $W --nb 4096 --grid 1x2 --sizes $N2 \
-    --reps 3 --first-split 4
-step "split: $sq, n = $N3, nb 8192" 75 "${MPI[@]}" -np $four $BIN $W --nb 8192 --grid $sq --sizes $N3 --reps 2
+if want grids; then
+    for g in $grids; do
+        np=$(np_of "$g")
+        reps3=$([ "$np" = 2 ] && echo 1 || echo 2)
+        tl=$([ "$g" = "$sq" ] && echo "--timeline $TL")
+        step "grids: $g, n = $N2" 40 "${MPI[@]}" -np "$np" $BIN $V --nb 4096 --grid "$g" --sizes $N2 --reps 3 \
+            --samples $tl --csv "$CSV"
+        step "grids: $g, n = $N3" $((np == 2 ? 110 : 75)) "${MPI[@]}" -np "$np" $BIN $V --nb 4096 --grid "$g" \
+            --sizes $N3 --reps "$reps3" --samples $tl --csv "$CSV"
+    done
+fi
+if want small; then
+    for g in $grids; do
+        step "small: $g, n = $N1" 20 "${MPI[@]}" -np "$(np_of "$g")" $BIN $V --nb 4096 --grid "$g" --sizes $N1 \
+            --reps 3 --samples --csv "$CSV"
+    done
+fi
+W="--variant summa_nccl,local_only_gpu --no-baseline --samples --csv $CSV"
+if want split; then
+    step "split: $sq, n = $N3, first block in 4" 75 "${MPI[@]}" -np $four $BIN $W --nb 4096 --grid $sq --sizes $N3 \
+        --reps 2 --first-split 4 --timeline "$TL"
+    step "split: 1x2, n = $N2, nb 8192" 40 "${MPI[@]}" -np 2 $BIN $W --nb 8192 --grid 1x2 --sizes $N2 --reps 3
+    step "split: 1x2, n = $N2, first block in 4" 40 "${MPI[@]}" -np 2 $BIN $W --nb 4096 --grid 1x2 --sizes $N2 \
+        --reps 3 --first-split 4
+    step "split: $sq, n = $N3, nb 8192" 75 "${MPI[@]}" -np $four $BIN $W --nb 8192 --grid $sq --sizes $N3 --reps 2
+fi
+if want ctas; then
+    for c in 2 8; do
+        step "ctas: 1x2, n = $N2, broadcasts on at most $c blocks" 25 "${MPI[@]}" -np 2 $BIN --variant summa_nccl \
+            --no-baseline --samples --csv "$CSV" --nb 4096 --grid 1x2 --sizes $N2 --reps 3 --bcast-ctas $c \
+            --timeline "$TL"
+    done
+fi
 echo "== done in $((SECONDS - T0)) s: $(rows "$CSV") GEMM rows, $(rows "$COMM") comm rows, $(rows "$TL") timeline rows in $out"

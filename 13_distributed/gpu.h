@@ -26,12 +26,15 @@ enum gpu_kernel {
     GPU_SUMMA_CUBLAS,       /* summa_nccl_cublas: the same with cuBLAS */
     GPU_ALONE_WARPTILE,     /* gemm_warptile on the local blocks in one call (1x1 grid) */
     GPU_ALONE_CUBLAS,       /* cublasSgemm on the local blocks in one call (1x1 grid) */
-    GPU_LOCAL_ONLY,         /* summa_nccl's products on zero panels, no broadcasts */
+    GPU_LOCAL_ONLY,         /* summa_nccl's products on random panels, no broadcasts */
 };
 
 /* --first-split S: summa_nccl cuts the first block of K into S panels (default 1: none), so
  * that the first broadcast, which nothing hides, is 1/S of a block. Set before gpu_run. */
 extern int gpu_first_split;
+/* --bcast-ctas N: NCCL's broadcasts use at most N blocks (SMs) each, taken from the products
+ * they run beside (default 0: NCCL's own choice). Set before gpu_init. */
+extern int gpu_bcast_ctas;
 
 /* NULL if the GPU part is built in; else why not, one line. */
 const char *gpu_missing(void);

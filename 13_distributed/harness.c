@@ -21,10 +21,12 @@ int me, nranks;
 dist_grid grid;
 char grid_name[32];
 int gpu_first_split = 1;
+int gpu_bcast_ctas;
 const char *timeline_header =
     "stage,variant,m,n,k,grid,ranks,nb,rank,prow,pcol,panel,what,start_ms,end_ms,bytes,git";
 csv_file *timeline_csv;
 int timeline_wanted;
+int print_samples;
 
 /* ------------------------------------------------------------ the CSV */
 
@@ -510,6 +512,12 @@ int run_sizes(const bench_opts *o, const variant *vars, int nvars)
                 if (timeline_wanted && (var->gpu == GPU_SUMMA_WARPTILE ||
                                         var->gpu == GPU_SUMMA_CUBLAS || var->gpu == GPU_LOCAL_ONLY))
                     trace_run(&z, var);
+                if (print_samples && me == 0 && n > 0) {
+                    printf("%-18s samples (ms, in order):", var->name);
+                    for (int t = 0; t < n; t++)
+                        printf(" %.4g", tv[t]);
+                    printf(" (warm-up %.4g)\n", warm);
+                }
                 r.reps = n;
                 r.ms_min = timer_min(tv, n);
                 r.ms_median = timer_median(tv, n);

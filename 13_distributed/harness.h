@@ -21,6 +21,7 @@ extern const char *csv_header; /* the GEMM rows' CSV header */
 extern const char *timeline_header; /* --timeline's */
 extern struct csv_file *timeline_csv; /* rank 0: --timeline's file, opened before any work */
 extern int timeline_wanted;    /* every rank: --timeline was given */
+extern int print_samples;      /* --samples: print each row's timed runs */
 
 /* Rank 0: open the CSV of rows (csv_header or comm_csv_header) before any work: NULL, or why
  * not in one line; csv_end closes it (0, or 2 after printing why). */

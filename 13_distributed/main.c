@@ -45,7 +45,7 @@ static const variant all_variants[] = {
                        "(1x1 grid only): summa_nccl's yardstick", NULL, GPU_ALONE_WARPTILE, 0, 1},
     {"cublas_alone", "cuBLAS SGEMM on the whole product in one call (1x1 grid only)", NULL,
      GPU_ALONE_CUBLAS, 0, 1},
-    {"local_only_gpu", "summa_nccl's local products alone, no broadcasts (zero panels): the "
+    {"local_only_gpu", "summa_nccl's local products alone, no broadcasts (random panels): the "
                        "GPUs' compute on the grid; not checked", NULL, GPU_LOCAL_ONLY, 1},
 };
 enum { NALL = sizeof all_variants / sizeof all_variants[0] };
@@ -63,8 +63,9 @@ static struct {
     int pack;         /* --pack */
     int slices;       /* --slices, 0: not given */
     int first_split;  /* --first-split, 0: not given */
+    int bcast_ctas;   /* --bcast-ctas, 0: not given */
     const char *timeline; /* --timeline FILE */
-} opt = {0, 0, 256, 0, 0, 0, 0, 0, NULL};
+} opt = {0, 0, 256, 0, 0, 0, 0, 0, 0, NULL};
 
 static int stage_option(bench_opts *o, const char *name, const char *val)
 {
@@ -93,11 +94,19 @@ static int stage_option(bench_opts *o, const char *name, const char *val)
         opt.first_split = (int)cli_long("--first-split", val, 1, 1 << 16);
         return 2;
     }
+    if (!strcmp(name, "--bcast-ctas")) {
+        opt.bcast_ctas = (int)cli_long("--bcast-ctas", val, 1, 64);
+        return 2;
+    }
     if (!strcmp(name, "--timeline")) {
         if (!val || !*val)
             cli_die("--timeline: expects a file name");
         opt.timeline = val;
         return 2;
+    }
+    if (!strcmp(name, "--samples")) {
+        print_samples = 1;
+        return 1;
     }
     if (!strcmp(name, "--pack")) {
         opt.pack = 1;
@@ -128,8 +137,11 @@ static int stage_option(bench_opts *o, const char *name, const char *val)
     "                        next panel travels (default 8; 1: one call, no MPI call inside)\n" \
     "  --first-split S       summa_nccl: the first block of K in S panels, so that the first\n"  \
     "                        broadcast, which nothing hides, is 1/S of a block (default 1)\n"   \
+    "  --bcast-ctas N        summa_nccl: NCCL's broadcasts use at most N blocks (SMs) each,\n" \
+    "                        taken from the products beside them (default: NCCL's choice)\n" \
     "  --timeline FILE       summa_nccl: after the timed runs, one more run traced: when each\n" \
-    "                        rank's broadcasts and products start and end (CSV rows)\n"
+    "                        rank's broadcasts and products start and end (CSV rows)\n" \
+    "  --samples             print every timed run of a row, in the order they ran\n"
 
 /* ------------------------------------------------------------ MPI and the ranks */
 
@@ -322,6 +334,9 @@ int main(int argc, char **argv)
         if (opt.first_split > 1 && (summa_gpu || vars[v].gpu == GPU_LOCAL_ONLY))
             snprintf(suffix + strlen(suffix), sizeof suffix - strlen(suffix), "+split%d",
                      opt.first_split);
+        if (opt.bcast_ctas && summa_gpu)
+            snprintf(suffix + strlen(suffix), sizeof suffix - strlen(suffix), "+ctas%d",
+                     opt.bcast_ctas);
         if (opt.slices && vars[v].fn == summa_overlap)
             snprintf(suffix, sizeof suffix, "+slices%d", opt.slices);
         if (!*suffix)
@@ -333,6 +348,7 @@ int main(int argc, char **argv)
         summa_slices = opt.slices;
     if (opt.first_split)
         gpu_first_split = opt.first_split;
+    gpu_bcast_ctas = opt.bcast_ctas;
     timeline_wanted = opt.timeline != NULL && !opt.bench_comm;
     snprintf(grid_name, sizeof grid_name, "%dx%d", opt.nprow, opt.npcol);
     grid = make_grid(opt.nprow, opt.npcol, opt.nb);

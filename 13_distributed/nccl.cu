@@ -127,10 +127,13 @@ extern "C" int gpu_init(const dist_grid *g, int device_offset, int always_pack, 
     if (me == 0)
         NCCL_CHECK(ncclGetUniqueId(&id));
     MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, g->all);
-    NCCL_CHECK(ncclCommInitRank(&gs.all, nranks, id, me));
-    /* the row and column communicators: same colour, same row (or column) */
-    NCCL_CHECK(ncclCommSplit(gs.all, g->myrow, g->mycol, &gs.row, NULL));
-    NCCL_CHECK(ncclCommSplit(gs.all, g->mycol, g->myrow, &gs.col, NULL));
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    if (gpu_bcast_ctas > 0) /* fewer SMs for a broadcast: slower, but fewer taken from products */
+        config.minCTAs = 1, config.maxCTAs = gpu_bcast_ctas;
+    NCCL_CHECK(ncclCommInitRankConfig(&gs.all, nranks, id, me, &config));
+    /* the row and column communicators: same colour, same row (or column), same config */
+    NCCL_CHECK(ncclCommSplit(gs.all, g->myrow, g->mycol, &gs.row, &config));
+    NCCL_CHECK(ncclCommSplit(gs.all, g->mycol, g->myrow, &gs.col, &config));
     atexit(destroy_comms); /* (before MPI_Finalize, which main registered first) */
     return 0;
 }
@@ -209,11 +212,15 @@ extern "C" void gpu_setup(const dist_grid *g, const dist_problem *p)
     device_alloc(&gs.dA, rows_of(p->m) * p->lda);
     device_alloc(&gs.dB, rows_of(p->kb) * p->ldb);
     device_alloc(&gs.dC, rows_of(p->m) * p->ldc);
-    for (int b = 0; b < 2; b++) { /* zeros: local_only_gpu multiplies them as they are */
+    /* random panels, made once: local_only_gpu multiplies them as they are (on zeros a GPU
+     * draws less power and keeps a higher clock, so zeros would flatter the compute alone) */
+    dist_grid one = *g; /* (a panel is one block: dealt over a 1 x 1 grid) */
+    one.nprow = one.npcol = 1, one.myrow = one.mycol = 0;
+    for (int b = 0; b < 2; b++) {
         device_alloc(&gs.apanel[b], (size_t)p->m * g->nb);
         device_alloc(&gs.bpanel[b], (size_t)g->nb * p->n);
-        CUDA_CHECK(cudaMemsetAsync(gs.apanel[b], 0, (size_t)p->m * g->nb * sizeof(float), gs.compute));
-        CUDA_CHECK(cudaMemsetAsync(gs.bpanel[b], 0, (size_t)g->nb * p->n * sizeof(float), gs.compute));
+        launch_fill(gs.apanel[b], p->m, g->nb, g->nb, g->nb, &one, p->seed + 3 + b, 0);
+        launch_fill(gs.bpanel[b], g->nb, p->n, p->n, p->n, &one, p->seed + 5 + b, 0);
     }
     launch_fill(gs.dA, p->m, p->ka, p->lda, p->K, g, p->seed, nan_ab);
     launch_fill(gs.dB, p->kb, p->n, p->ldb, p->N, g, p->seed + 1, nan_ab);
@@ -322,7 +329,7 @@ static void mark(int panel, int which, cudaStream_t s)
         CUDA_CHECK(cudaEventRecord(trace_event(panel, which), s));
 }
 
-/* no_comm: local_only_gpu, the same products on zero panels with no broadcast (the compute of
+/* no_comm: local_only_gpu, the same products on random panels with no broadcast (the compute of
  * summa_nccl alone, under the same panel widths; its result is not the product) */
 static void summa_nccl(const dist_grid *g, const dist_problem *p, int use_cublas, int no_comm)
 {
