@@ -20,7 +20,8 @@
 #   ctas     summa_nccl on 1 x 2 at n = 32768 with its broadcasts held to 2 and 8 blocks
 #            (--bcast-ctas), traced: what the broadcasts' SMs cost the products
 #
-# ONLY="comm alone ..." runs those steps alone, in the order above. Every GPU's SM clock, power
+# ONLY="comm alone ..." runs those steps alone, in the order above; GRIDS="2x1" the grids and
+# small steps on those grids alone. Every GPU's SM clock, power
 # and temperature are read every 200 ms while the script runs (OUTDIR/clocks.csv), so that a step's
 # speed can be set beside the clock it ran at.
 #
@@ -110,6 +111,7 @@ each() {
 want each && step "each: warptile_alone on all $ngpu GPUs at once, n = $N2, $N3" 90 each
 
 [ "$four" = 4 ] && grids="2x2 1x2 1x4 2x1 4x1" || grids="1x2 2x1"
+grids=${GRIDS:-$grids}
 if want grids; then
     for g in $grids; do
         np=$(np_of "$g")
