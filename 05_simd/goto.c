@@ -66,7 +66,7 @@ const microkernel uk_avx512_6x64 = {"avx512_6x64", 6, 64, X86_ONLY(microkernel_a
 const microkernel uk_avx512_14x32 = {"avx512_14x32", 14, 32, X86_ONLY(microkernel_avx512_14x32),
                                      cpu_avx512, "AVX-512F/DQ/VL"};
 const microkernel uk_avx2_6x16 = {"avx2_6x16", 6, 16, X86_ONLY(microkernel_avx2_6x16), cpu_avx2,
-                                  "AVX2 and FMA"};
+                                  "AVX2 and FMA", NULL, X86_ONLY(pack_a_avx2_6)};
 const microkernel uk_generic_6x16 = {"generic", 6, 16, microkernel_generic_6x16, cpu_any,
                                      "nothing"};
 const microkernel uk_omp_simd_6x64 = {"omp_simd", 6, 64, microkernel_omp_simd_6x64, cpu_any,

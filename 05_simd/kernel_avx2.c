@@ -76,4 +76,37 @@ void microkernel_avx2_6x16(int kc, const float *a, const float *b, float alpha, 
         }
 }
 
+/* A's packing for the 6-row kernel, 4 columns at a time: four floats of each of the 6 rows,
+ * rows 0-3 transposed in registers (the 4 x 4 block becomes 4 columns), rows 4 and 5 interleaved
+ * (unpacklo/hi: (4,p) (5,p) (4,p+1) (5,p+1)), then each column's 6 floats stored as 4 + 2: eight
+ * stores for 24 floats where the scalar packing makes 24. Measured 2x faster than goto.c's
+ * scalar pack_a_panel on its own (NOTES.md). A full panel only; the next panel's rows are asked
+ * for every 16 columns (one cache line of each row). */
+void pack_a_avx2_6(int kc, const float *A, int lda, int prefetch_next, float *dst)
+{
+    int p = 0;
+    for (; p + 4 <= kc; p += 4) {
+        if (prefetch_next && p % 16 == 0)
+            for (int r = 0; r < MR; r++)
+                _mm_prefetch((const char *)&A[IDX(r + MR, p, lda)], _MM_HINT_T0);
+        __m128 r0 = _mm_loadu_ps(&A[IDX(0, p, lda)]), r1 = _mm_loadu_ps(&A[IDX(1, p, lda)]);
+        __m128 r2 = _mm_loadu_ps(&A[IDX(2, p, lda)]), r3 = _mm_loadu_ps(&A[IDX(3, p, lda)]);
+        const __m128 r4 = _mm_loadu_ps(&A[IDX(4, p, lda)]), r5 = _mm_loadu_ps(&A[IDX(5, p, lda)]);
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3); /* now r0 holds column p of rows 0-3, r1 column p+1 */
+        const __m128 lo = _mm_unpacklo_ps(r4, r5), hi = _mm_unpackhi_ps(r4, r5);
+        float *d = dst + (size_t)p * MR;
+        _mm_storeu_ps(d, r0);
+        _mm_storel_pi((__m64 *)(d + 4), lo);
+        _mm_storeu_ps(d + 6, r1);
+        _mm_storeh_pi((__m64 *)(d + 10), lo);
+        _mm_storeu_ps(d + 12, r2);
+        _mm_storel_pi((__m64 *)(d + 16), hi);
+        _mm_storeu_ps(d + 18, r3);
+        _mm_storeh_pi((__m64 *)(d + 22), hi);
+    }
+    for (; p < kc; p++) /* the last kc % 4 columns */
+        for (int r = 0; r < MR; r++)
+            dst[(size_t)p * MR + r] = A[IDX(r, p, lda)];
+}
+
 #endif

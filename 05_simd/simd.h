@@ -53,7 +53,7 @@ microkernel_a_fn microkernel_avx512_6x64_a_in_place;
  * exist, ask for them. NULL in a microkernel: goto.c's scalar pack_a_panel does it. */
 typedef void pack_a_fn(int kc, const float *A, int lda, int prefetch_next, float *dst);
 #ifdef SIMD_X86
-pack_a_fn pack_a_avx512_6;
+pack_a_fn pack_a_avx512_6, pack_a_avx2_6;
 #endif
 
 /* A micro-kernel and the facts the five loops need about it. */
