@@ -18,7 +18,8 @@
 #   split    summa_nccl and local_only_gpu, 2 x 2 at 65536 and 1 x 2 at 32768: the first block in
 #            4 panels (--first-split 4; the 2 x 2 run traced), and nb 8192
 #   ctas     summa_nccl on 1 x 2 at n = 32768 with its broadcasts held to 2 and 8 blocks
-#            (--bcast-ctas), traced: what the broadcasts' SMs cost the products
+#            (--bcast-ctas), traced: what the broadcasts' SMs cost the products (last: under the
+#            default budget it is usually skipped; ONLY=ctas runs it alone)
 #
 # ONLY="comm alone ..." runs those steps alone, in the order above; GRIDS="2x1" the grids and
 # small steps on those grids alone. Every GPU's SM clock, power
@@ -32,6 +33,14 @@
 set -u
 cd "$(dirname "$0")/.."
 out=${1:?usage: 13_distributed/bench-gpus.sh OUTDIR}
+for w in ${ONLY:-}; do
+    case $w in sanity | comm | alone | each | grids | small | split | ctas) ;;
+    *) echo "bench-gpus.sh: ONLY: no step '$w' (sanity comm alone each grids small split ctas)" >&2; exit 2 ;;
+    esac
+done
+for g in ${GRIDS:-}; do
+    [[ $g =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || { echo "bench-gpus.sh: GRIDS: '$g' is not PRxPC" >&2; exit 2; }
+done
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 exec > >(tee -a "$out/bench-gpus.log") 2>&1

@@ -516,7 +516,8 @@ int run_sizes(const bench_opts *o, const variant *vars, int nvars)
                     printf("%-18s samples (ms, in order):", var->name);
                     for (int t = 0; t < n; t++)
                         printf(" %.4g", tv[t]);
-                    printf(" (warm-up %.4g)\n", warm);
+                    printf(n == 1 && tv[0] == warm ? " (the warm-up itself)\n" : " (warm-up %.4g)\n",
+                           warm);
                 }
                 r.reps = n;
                 r.ms_min = timer_min(tv, n);

@@ -309,6 +309,8 @@ int main(int argc, char **argv)
     else if (opt.nprow * opt.npcol != nranks)
         cli_die("--grid %dx%d is %d ranks, but %d were started (mpirun -np %d)", opt.nprow,
                 opt.npcol, opt.nprow * opt.npcol, nranks, opt.nprow * opt.npcol);
+    if (opt.bench_comm && opt.bcast_ctas) /* (its rows would say nccl, not nccl capped) */
+        cli_die("--bcast-ctas: for the GEMM runs; --bench-comm times NCCL as it comes");
     if (!opt.bench_comm)
         check_sizes(&o, opt.nprow, opt.npcol, opt.nb, node_ranks);
     const char *csv_bad = NULL;

@@ -125,9 +125,10 @@ while read -r dir prog kind; do
 done <<<"$stages"
 
 echo "== an older GPU's path (GEMM_CUDA_CC makes the harness see less than the GPU has)"
-# gated CC STAGE-BIN VARIANT: on a GPU of compute capability CC, --list marks VARIANT not
-# available, naming it exits 77 with one line, and --variant all runs the others and names it in
-# one line ("wgmma_tma        not on this GPU: needs compute capability 9.0 ...")
+# gated CC STAGE-BIN VARIANT [none-else]: on a GPU of compute capability CC, --list marks VARIANT
+# not available, naming it exits 77 with one line, and --variant all runs the others and names it
+# in one line ("wgmma_tma        not on this GPU: needs compute capability 9.0 ..."); none-else: the
+# stage has no other variant for such a GPU, so --variant all exits 77 with one line naming it
 gated() {
     local cc=$1 bin=$2 v=$3 name
     name="$(basename "$bin")-cc$cc-$v"
@@ -137,13 +138,11 @@ gated() {
     local rc=$?
     GEMM_CUDA_CC=$cc "$bin" --variant all --no-baseline --sizes 7x13x5,64 --reps 1 >"$LOG/$name.all" 2>&1
     local rc_all=$?
-    # (--variant all: the others run and pass; where the stage has no other for this GPU, as
-    # 12 on a Turing card, it exits 77 with one line that names this one)
     local all_ok=0
     if [ $rc_all -eq 0 ]; then
         ! grep -qE "^$v .* (PASS|FAIL)" "$LOG/$name.all" && grep -q "^$v  *not on this GPU: needs " "$LOG/$name.all" &&
             all_ok=1
-    elif [ $rc_all -eq 77 ] && [ "$(grep -c . "$LOG/$name.all")" -eq 1 ] &&
+    elif [ "${4:-}" = none-else ] && [ $rc_all -eq 77 ] && [ "$(grep -c . "$LOG/$name.all")" -eq 1 ] &&
             grep -qE "[ ,]$v needs .*which this machine lacks: skipped" "$LOG/$name.all"; then
         all_ok=2
     fi
@@ -156,7 +155,7 @@ gated() {
     fi
 }
 gated 75 09_cuda_registers/cuda_registers async_pipeline
-gated 75 12_cuda_tensor_cores/cuda_tensor_cores wmma
+gated 75 12_cuda_tensor_cores/cuda_tensor_cores wmma none-else # (every variant of 12 needs 8.0)
 gated 86 12_cuda_tensor_cores/cuda_tensor_cores wgmma_persistent
 
 for dir in $custom; do
