@@ -22,9 +22,9 @@
 #            default budget it is usually skipped; ONLY=ctas runs it alone)
 #
 # ONLY="comm alone ..." runs those steps alone, in the order above; GRIDS="2x1" the grids and
-# small steps on those grids alone. Every GPU's SM clock, power
-# and temperature are read every 200 ms while the script runs (OUTDIR/clocks.csv), so that a step's
-# speed can be set beside the clock it ran at.
+# small steps on those grids alone. Every GPU's SM clock, power and temperature are read every
+# 200 ms while the script runs (OUTDIR/clocks.csv), so that a step's speed can be set beside the
+# clock it ran at.
 #
 # Writes OUTDIR/13_distributed.csv, 13_distributed_comm.csv, 13_distributed_timeline.csv,
 # alone_gpuD.csv (the step each), clocks.csv, machine.txt and bench-gpus.log. N1 N2 N3 (default 16384,

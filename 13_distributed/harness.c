@@ -494,7 +494,8 @@ int run_sizes(const bench_opts *o, const variant *vars, int nvars)
                 }
                 int n = 0;
                 double total = 0;
-                if (!o->reps && warm >= 1e3 * WARMUP_IS_SAMPLE_S) {
+                const int warm_is_sample = !o->reps && warm >= 1e3 * WARMUP_IS_SAMPLE_S;
+                if (warm_is_sample) {
                     tv[n] = warm;
                     if (with_base)
                         tb[n] = run_once(&z, NULL);
@@ -516,8 +517,7 @@ int run_sizes(const bench_opts *o, const variant *vars, int nvars)
                     printf("%-18s samples (ms, in order):", var->name);
                     for (int t = 0; t < n; t++)
                         printf(" %.4g", tv[t]);
-                    printf(n == 1 && tv[0] == warm ? " (the warm-up itself)\n" : " (warm-up %.4g)\n",
-                           warm);
+                    printf(warm_is_sample ? " (the warm-up itself)\n" : " (warm-up %.4g)\n", warm);
                 }
                 r.reps = n;
                 r.ms_min = timer_min(tv, n);
