@@ -12,7 +12,9 @@
 #            against the default 16), the B block halved and doubled (--blocks 0,0,128 /
 #            0,0,512), KC 1024; build/peak's memory bandwidth beside it (peak.csv)
 #
-# Every step runs under a timeout and says how long it took. Idle threads sleep
+# STEPS: the steps to run, in order (default "probe peak bf16 fp32 wall"): a command on the host
+# has at most 10 minutes, so two calls can share them. Every step runs under a timeout and says
+# how long it took. Idle threads sleep
 # (OMP_WAIT_POLICY=passive). MKL: MKL_HOME if set, else the folder MKL_CARRY (default .mkl-carry,
 # in the repository root) holding libmkl_*.so.3.xz (as 05_simd/bench-host.sh; copy them there
 # with `for f in $(python3 -c 'import sys;print(sys.prefix)')/lib/libmkl_{rt,core,gnu_thread,
@@ -25,6 +27,12 @@ cd "$(dirname "$0")/.."
 out=${1:?usage: 14_amx/bench-host.sh OUTDIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+for s in ${STEPS:-}; do
+    case $s in probe | peak | bf16 | fp32 | wall) ;; *)
+        echo "14_amx/bench-host.sh: no step '$s' (probe peak bf16 fp32 wall)" >&2
+        exit 2 ;;
+    esac
+done
 exec > >(tee -a "$out/bench-host.log") 2>&1
 rev=${GIT_REV:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
 export GIT_REV=$rev OMP_WAIT_POLICY=passive GEMM_BENCH_LOCK=$out/.lock
@@ -54,17 +62,24 @@ N2=${N2:-4096} N3=${N3:-8192}
 T=$(nproc)
 THREADS=${THREADS:-1 $T}
 TLIST=$(echo "$THREADS" | tr ' ' ,)
-step probe 60 sh -c "./14_amx/amx --peak | tee $out/peak.txt; ./14_amx/amx --peak --threads $T | tee -a $out/peak.txt; ./14_amx/amx --probe > $out/probe.txt"
-step peak 60 build/peak --quick --csv "$out/peak.csv"
-for r in 1 2; do
-    step "bf16-$r" 100 ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$TLIST" -m "$N2" --reps 5 --csv "$B"
-    step "bf16-big-$r" 60 ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$T" -m "$N3" --reps 3 --csv "$B"
-done
-step fp32 100 ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads "$TLIST" -m "$N2" --reps 3 --csv "$F"
-step fp32-big 60 ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads "$T" -m "$N3" --reps 3 --csv "$F"
-for opt in "--units 8" "--units 32" "--blocks 0,0,128" "--blocks 0,0,512" "--blocks 0,1024,0"; do
-    # shellcheck disable=SC2086  # opt is an option and its value
-    step "wall $opt" 40 ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$T" -m "$N2" --reps 5 $opt --csv "$W"
+for s in ${STEPS:-probe peak bf16 fp32 wall}; do
+    case $s in
+        probe) step probe 60 sh -c "./14_amx/amx --peak | tee -a $out/peak.txt; ./14_amx/amx --peak --threads $T | tee -a $out/peak.txt; ./14_amx/amx --probe > $out/probe.txt" ;;
+        peak) step peak 60 build/peak --quick --csv "$out/peak.csv" ;;
+        bf16)
+            for r in 1 2; do
+                step "bf16-$r" 100 ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$TLIST" -m "$N2" --reps 5 --csv "$B"
+                step "bf16-big-$r" 60 ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$T" -m "$N3" --reps 3 --csv "$B"
+            done ;;
+        fp32)
+            step fp32 100 ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads "$TLIST" -m "$N2" --reps 3 --csv "$F"
+            step fp32-big 60 ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads "$T" -m "$N3" --reps 3 --csv "$F" ;;
+        wall)
+            for opt in "--units 8" "--units 32" "--blocks 0,0,128" "--blocks 0,0,512" "--blocks 0,1024,0"; do
+                # shellcheck disable=SC2086  # opt is an option and its value
+                step "wall $opt" 40 ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$T" -m "$N2" --reps 5 $opt --csv "$W"
+            done ;;
+    esac
 done
 rm -f "$out/.lock"
 python3 14_amx/targets.py "$out" || true

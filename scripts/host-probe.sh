@@ -22,7 +22,8 @@
 # second call: tune05 (probe blocks, 8 repetitions: 16 and 12 units a thread, one A block, KC
 # 512) and tune14 (--units 8 and 16 for amx_blocked and amx_fp32, two rounds); and for the
 # third: look05 (05's lookahead against /nolook in one process, its phases, then 05 and 14 on
-# every core against MKL).
+# every core against MKL); and kern05 (05's kernel alone on one core and on every core at once,
+# then 6x64 against 14x32 and KC 512-1024 in the whole GEMM, against OpenBLAS and MKL).
 # Files: OUTDIR/host-probe.log (everything), peak-cold.csv, peak-warm.csv, 05_cold.csv,
 # 14_bf16.csv, 14_fp32.csv, 14_tune*.csv. MKL as the bench-host scripts find it
 # (scripts/find-mkl.sh).
@@ -80,6 +81,25 @@ look05() { # the lookahead against packing after every unit, in one process; the
     ./14_amx/amx --baseline mkl --variant amx_blocked --threads "$T" --sizes "$N2,$N3" --reps 5 \
         --csv "$out/14_bf16.csv" | grep -E '^(amx|mkl)|^(load|warning) '
 }
+kern05() { # the kernel alone on one core, then on every core at once (probe kernels: each thread
+    # its own blocks, no L3 or memory traffic but A's at MC 960); then the two AVX-512 tiles and
+    # KC side by side in the whole GEMM (probe blocks, against OpenBLAS), then against MKL
+    for t in 1 "$T"; do
+        build/rel/05_simd/probe kernels "$t" 60 avx512_6x64 1024,256,96 640,256,96 512,256,96 \
+            256,256,96 1024,256,960
+        build/rel/05_simd/probe kernels "$t" 60 avx512_14x32 256,512,98 384,256,98 128,1024,98 \
+            256,512,980
+    done
+    local sets="0,0,0 0,640,0 0,512,0 avx512_14x32:0,0,0 avx512_14x32:0,384,0 avx512_14x32:0,512,0"
+    # shellcheck disable=SC2086  # sets is a list of words
+    build/rel/05_simd/probe blocks "$T" 6 "$N3" $sets
+    # shellcheck disable=SC2086
+    build/rel/05_simd/probe blocks "$T" 8 "$N2" $sets
+    for r in 1 2; do
+        ./05_simd/simd --baseline mkl --variant avx512_6x64,avx512_14x32 --threads "$T" \
+            --sizes "$N2,$N3" --reps 5 --csv "$out/05_variants.csv" | grep -E '^(avx512|mkl)|^(load|warning) '
+    done
+}
 peak14() {
     ./14_amx/amx --peak
     ./14_amx/amx --peak --threads "$T"
@@ -107,7 +127,7 @@ fp32() {
     ./14_amx/amx --fp32 --baseline mkl --variant amx_fp32 --threads "$T" --sizes "$N2,$N3" \
         --reps 3 --csv "$out/14_fp32.csv" | grep -E '^(amx|mkl)|^(load|warning) '
 }
-export -f phases05 tune05 look05 peak14 bf16 tune14 fp32
+export -f phases05 tune05 look05 kern05 peak14 bf16 tune14 fp32
 export T N2 N3 out
 for s in ${STEPS:-phases05 peak14 bf16 fp32}; do
     echo "== $s ($(date -u +%T))"

@@ -7,6 +7,10 @@
  *       a micro-kernel alone (default avx512_6x64; or avx2_6x16, generic ...), over an MC x KC
  *       block of A and a KC x NC block of B that are already packed (and in cache): the five
  *       loops' inner two, no packing, C in cache.
+ *   build/rel/05_simd/probe kernels THREADS ROUNDS [KERNEL] KC,NC,MC ...
+ *       the same on THREADS threads at once, each on its own blocks (nothing shared, no
+ *       L3 or memory traffic): what one core's kernel keeps of its rate when every core runs
+ *       it; a thread's rate from the slowest thread's time, and the mean of the threads' own.
  *   build/rel/05_simd/probe packing THREADS REPS N ...
  *       the five loops with a micro-kernel that does nothing (packing and loop overhead
  *       only), then the whole gemm_simd, alternated: packing's share of an N^3 product.
@@ -98,7 +102,7 @@ static float *filled(size_t n, unsigned seed)
     return p;
 }
 
-static int probe_kernel(int rounds, int nsets, char **sets)
+static int probe_kernel(int threads, int rounds, int nsets, char **sets)
 {
     const char *name = nsets > 0 && !strchr(sets[0], ',') ? (nsets--, *sets++) : "avx512_6x64";
     const microkernel *uk = kernel_named(name);
@@ -106,7 +110,7 @@ static int probe_kernel(int rounds, int nsets, char **sets)
         fprintf(stderr, "probe kernel: no kernel '%s' that this CPU can run\n", name);
         return 77;
     }
-    if (rounds < 1 || rounds > MAX_REPS || nsets > MAX_SETS)
+    if (threads < 1 || threads > 1024 || rounds < 1 || rounds > MAX_REPS || nsets > MAX_SETS)
         return 2;
     int kc[MAX_SETS], nc[MAX_SETS], mc[MAX_SETS];
     size_t amax = 0, bmax = 0, cmax = 0;
@@ -122,25 +126,43 @@ static int probe_kernel(int rounds, int nsets, char **sets)
         bmax = (size_t)nc[s] * kc[s] > bmax ? (size_t)nc[s] * kc[s] : bmax;
         cmax = (size_t)mc[s] * nc[s] > cmax ? (size_t)mc[s] * nc[s] : cmax;
     }
-    float *a = filled(amax, 1), *b = filled(bmax, 2), *c = filled(cmax, 3);
-    static double t[MAX_SETS][MAX_REPS];
-    for (int r = -1; r < rounds; r++) /* round -1 warms up */
-        for (int s = 0; s < nsets; s++) {
-            const double t0 = now();
-            for (int ir = 0; ir < mc[s]; ir += uk->mr)
-                for (int jr = 0; jr < nc[s]; jr += uk->nr)
-                    uk->fn(kc[s], a + (size_t)ir * kc[s], b + (size_t)jr * kc[s], 1.0f, 1.0f,
-                           c + (size_t)ir * nc[s] + jr, nc[s], uk->mr, uk->nr);
-            if (r >= 0)
-                t[s][r] = now() - t0;
-        }
+    /* t[s][r]: the round's time on the slowest thread (what a barrier waits for); own: each
+     * thread's own time, for the mean of the threads' rates */
+    static double t[MAX_SETS][MAX_REPS], own[MAX_SETS][MAX_REPS];
+    memset(t, 0, sizeof t), memset(own, 0, sizeof own);
+#pragma omp parallel num_threads(threads)
+    {
+        /* each thread its own blocks, first touched by itself: nothing is shared */
+        float *a = filled(amax, 1), *b = filled(bmax, 2), *c = filled(cmax, 3);
+        for (int r = -1; r < rounds; r++) /* round -1 warms up */
+            for (int s = 0; s < nsets; s++) {
+#pragma omp barrier
+                const double t0 = now();
+                for (int ir = 0; ir < mc[s]; ir += uk->mr)
+                    for (int jr = 0; jr < nc[s]; jr += uk->nr)
+                        uk->fn(kc[s], a + (size_t)ir * kc[s], b + (size_t)jr * kc[s], 1.0f, 1.0f,
+                               c + (size_t)ir * nc[s] + jr, nc[s], uk->mr, uk->nr);
+                const double dt = now() - t0;
+#pragma omp critical
+                if (r >= 0) {
+                    t[s][r] = dt > t[s][r] ? dt : t[s][r];
+                    own[s][r] += 2.0 * mc[s] * nc[s] * kc[s] / dt / 1e9 / threads;
+                }
+            }
+        free(a), free(b), free(c);
+    }
     for (int s = 0; s < nsets; s++) {
         const double flop = 2.0 * mc[s] * nc[s] * kc[s];
-        printf("kernel %s KC=%4d NC=%4d MC=%4d  median %6.1f  best %6.1f GFLOP/s\n", uk->name,
-               kc[s], nc[s], mc[s], flop / median(t[s], rounds) / 1e9,
-               flop / minimum(t[s], rounds) / 1e9);
+        printf("kernel %s KC=%4d NC=%4d MC=%4d", uk->name, kc[s], nc[s], mc[s]);
+        if (threads > 1)
+            printf(" threads=%d  a thread: median %6.1f  best %6.1f  (slowest thread's time)"
+                   "  mean of the threads' own %6.1f GFLOP/s\n",
+                   threads, flop / median(t[s], rounds) / 1e9, flop / minimum(t[s], rounds) / 1e9,
+                   median(own[s], rounds));
+        else
+            printf("  median %6.1f  best %6.1f GFLOP/s\n", flop / median(t[s], rounds) / 1e9,
+                   flop / minimum(t[s], rounds) / 1e9);
     }
-    free(a), free(b), free(c);
     return 0;
 }
 
@@ -404,7 +426,9 @@ static int probe_share(int threads, int reps, int n)
 int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "kernel") == 0)
-        return probe_kernel(atoi(argv[2]), argc - 3, argv + 3);
+        return probe_kernel(1, atoi(argv[2]), argc - 3, argv + 3);
+    if (argc >= 5 && strcmp(argv[1], "kernels") == 0)
+        return probe_kernel(atoi(argv[2]), atoi(argv[3]), argc - 4, argv + 4);
     if (argc >= 5 && strcmp(argv[1], "packing") == 0) {
         int rc = 0;
         for (int i = 4; i < argc && rc == 0; i++)
@@ -428,6 +452,7 @@ int main(int argc, char **argv)
         return rc;
     }
     fprintf(stderr, "usage: probe kernel ROUNDS [KERNEL] KC,NC,MC ...\n"
+                    "       probe kernels THREADS ROUNDS [KERNEL] KC,NC,MC ...\n"
                     "       probe packing THREADS REPS N ...\n"
                     "       probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared][/uUNITS][/nolook] ...\n"
                     "       probe share THREADS REPS N ...\n"
