@@ -3,11 +3,12 @@
  * by 2x over minutes and only side-by-side runs can be compared.
  *
  *   make build/rel/05_simd/probe      (a program of its own, not part of the stage's)
- *   build/rel/05_simd/probe kernel ROUNDS [KERNEL] KC,NC,MC ...
+ *   build/rel/05_simd/probe kernel ROUNDS [KERNEL] KC,NC,MC[xREPEAT] ...
  *       a micro-kernel alone (default avx512_6x64; or avx2_6x16, generic ...), over an MC x KC
  *       block of A and a KC x NC block of B that are already packed (and in cache): the five
- *       loops' inner two, no packing, C in cache.
- *   build/rel/05_simd/probe kernels THREADS ROUNDS [KERNEL] KC,NC,MC ...
+ *       loops' inner two, no packing, C in cache. xREPEAT: the blocks REPEAT times a round
+ *       (blocks small enough for L1 take too little time to time once).
+ *   build/rel/05_simd/probe kernels THREADS ROUNDS [KERNEL] KC,NC,MC[xREPEAT] ...
  *       the same on THREADS threads at once, each on its own blocks (nothing shared, no
  *       L3 or memory traffic): what one core's kernel keeps of its rate when every core runs
  *       it; a thread's rate from the slowest thread's time, and the mean of the threads' own.
@@ -112,12 +113,15 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
     }
     if (threads < 1 || threads > 1024 || rounds < 1 || rounds > MAX_REPS || nsets > MAX_SETS)
         return 2;
-    int kc[MAX_SETS], nc[MAX_SETS], mc[MAX_SETS];
+    int kc[MAX_SETS], nc[MAX_SETS], mc[MAX_SETS], rep[MAX_SETS];
     size_t amax = 0, bmax = 0, cmax = 0;
     for (int s = 0; s < nsets; s++) {
-        if (sscanf(sets[s], "%d,%d,%d", &kc[s], &nc[s], &mc[s]) != 3 || kc[s] < 1 ||
-            nc[s] < uk->nr || mc[s] < uk->mr) {
-            fprintf(stderr, "probe kernel: expects KC,NC,MC, got '%s'\n", sets[s]);
+        char x = 0;
+        rep[s] = 1;
+        const int got = sscanf(sets[s], "%d,%d,%d%c%d", &kc[s], &nc[s], &mc[s], &x, &rep[s]);
+        if ((got != 3 && (got != 5 || x != 'x')) || kc[s] < 1 || nc[s] < uk->nr ||
+            mc[s] < uk->mr || rep[s] < 1) {
+            fprintf(stderr, "probe kernel: expects KC,NC,MC[xREPEAT], got '%s'\n", sets[s]);
             return 2;
         }
         nc[s] = nc[s] / uk->nr * uk->nr;
@@ -138,22 +142,25 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
             for (int s = 0; s < nsets; s++) {
 #pragma omp barrier
                 const double t0 = now();
-                for (int ir = 0; ir < mc[s]; ir += uk->mr)
-                    for (int jr = 0; jr < nc[s]; jr += uk->nr)
-                        uk->fn(kc[s], a + (size_t)ir * kc[s], b + (size_t)jr * kc[s], 1.0f, 1.0f,
-                               c + (size_t)ir * nc[s] + jr, nc[s], uk->mr, uk->nr);
+                for (int x = 0; x < rep[s]; x++)
+                    for (int ir = 0; ir < mc[s]; ir += uk->mr)
+                        for (int jr = 0; jr < nc[s]; jr += uk->nr)
+                            uk->fn(kc[s], a + (size_t)ir * kc[s], b + (size_t)jr * kc[s], 1.0f,
+                                   1.0f, c + (size_t)ir * nc[s] + jr, nc[s], uk->mr, uk->nr);
                 const double dt = now() - t0;
 #pragma omp critical
                 if (r >= 0) {
                     t[s][r] = dt > t[s][r] ? dt : t[s][r];
-                    own[s][r] += 2.0 * mc[s] * nc[s] * kc[s] / dt / 1e9 / threads;
+                    own[s][r] += 2.0 * rep[s] * mc[s] * nc[s] * kc[s] / dt / 1e9 / threads;
                 }
             }
         free(a), free(b), free(c);
     }
     for (int s = 0; s < nsets; s++) {
-        const double flop = 2.0 * mc[s] * nc[s] * kc[s];
+        const double flop = 2.0 * rep[s] * mc[s] * nc[s] * kc[s];
         printf("kernel %s KC=%4d NC=%4d MC=%4d", uk->name, kc[s], nc[s], mc[s]);
+        if (rep[s] > 1)
+            printf(" x%d", rep[s]);
         if (threads > 1)
             printf(" threads=%d  a thread: median %6.1f  best %6.1f  (slowest thread's time)"
                    "  mean of the threads' own %6.1f GFLOP/s\n",
@@ -451,8 +458,8 @@ int main(int argc, char **argv)
             rc = probe_share(atoi(argv[2]), atoi(argv[3]), atoi(argv[i]));
         return rc;
     }
-    fprintf(stderr, "usage: probe kernel ROUNDS [KERNEL] KC,NC,MC ...\n"
-                    "       probe kernels THREADS ROUNDS [KERNEL] KC,NC,MC ...\n"
+    fprintf(stderr, "usage: probe kernel ROUNDS [KERNEL] KC,NC,MC[xREPEAT] ...\n"
+                    "       probe kernels THREADS ROUNDS [KERNEL] KC,NC,MC[xREPEAT] ...\n"
                     "       probe packing THREADS REPS N ...\n"
                     "       probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared][/uUNITS][/nolook] ...\n"
                     "       probe share THREADS REPS N ...\n"
