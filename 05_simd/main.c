@@ -52,7 +52,8 @@ static void describe(void)
 }
 
 /* --blocks MC,KC,NC overrides the block sizes (0 keeps the computed one): for tuning.
- * --split own|shared: how the threads share B (goto.c's gemm_partition_for), for comparing. */
+ * --split own|shared: how the threads share B (goto.c's gemm_partition_for), for comparing.
+ * --units U: the units of work a thread wants in each slice of K (goto.c), for tuning. */
 static int blocks_option(bench_opts *o, const char *opt, const char *val)
 {
     (void)o;
@@ -61,6 +62,10 @@ static int blocks_option(bench_opts *o, const char *opt, const char *val)
                      strcmp(val, "auto") != 0))
             cli_die("--split: expects own, shared or auto, got '%s'", val ? val : "");
         gemm_split_override(strcmp(val, "own") == 0 ? 1 : strcmp(val, "shared") == 0 ? 2 : 0);
+        return 2;
+    }
+    if (strcmp(opt, "--units") == 0) {
+        gemm_units_override((int)cli_long("--units", val, 1, 4096));
         return 2;
     }
     if (strcmp(opt, "--blocks") != 0)
@@ -96,6 +101,8 @@ int main(int argc, char **argv)
                       "  --split own|shared|auto  threads: each packs its own blocks of B, or "
                       "all pack\n                        each slice of B and share it (default "
                       "auto: as the sizes say)\n"
+                      "  --units U             threads: at least U units of work a thread in "
+                      "each slice\n                        of K (default 16; for tuning)\n"
                       "  GEMM_HIDE_ISA=avx512 (or avx2, avx) in the environment: dispatch as on a "
                       "CPU\n                        without it (common/cpu_features.h)\n",
         .backend = &openblas_backend,

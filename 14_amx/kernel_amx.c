@@ -53,22 +53,6 @@ static inline int c_tiles_in(float *c, int ldc, int m, int n, float alpha, float
     return direct;
 }
 
-/* The next call's block of C, asked for while this call runs (C_AHEAD): 32 rows of 2 cache lines
- * at c + 32 columns, the block of the next B panel in the loops' order (jr inner), spread over the
- * call's nkb steps. A block of C comes from memory once a slice of K (at 8192, C is 256 MiB), and
- * a tile load of it waits for 16 rows, each in its own page; asked for one call ahead, it is in
- * L2. Past the B block's last panel the lines belong to another block: a prefetch never faults. */
-#define C_LINES 64
-static inline void prefetch_next_c(const float *c, int ldc, int kb, int nkb)
-{
-#ifndef AMX_NO_PREFETCH_C
-    for (int l = kb * C_LINES / nkb; l < (kb + 1) * C_LINES / nkb; l++)
-        _mm_prefetch((const char *)(c + 32 + (size_t)(l / 2) * ldc + 16 * (l % 2)), _MM_HINT_T1);
-#else
-    (void)c, (void)ldc, (void)kb, (void)nkb;
-#endif
-}
-
 /* Tiles 0-3 into C: straight (direct), or through scratch with alpha and beta. */
 static inline void c_tiles_out(int direct, float *c, int ldc, int m, int n, float alpha, float beta,
                                float *scratch)
@@ -96,7 +80,6 @@ void microkernel_amx_32x32(int kc, const uint16_t *a, const uint16_t *b, float a
     const int direct = c_tiles_in(c, ldc, m, n, alpha, beta);
     for (int kb = 0; kb < kc / TILE_K; kb++) {
         const uint16_t *ak = a + (size_t)kb * 2 * TILE_ELEMS, *bk = b + (size_t)kb * 2 * TILE_ELEMS;
-        prefetch_next_c(c, ldc, kb, kc / TILE_K);
         _tile_loadd(4, ak, 64);
         _tile_loadd(6, bk, 64);
         _tile_dpbf16ps(0, 4, 6);
@@ -198,7 +181,6 @@ void microkernel_amx_fp32_32x32(int kc, const uint16_t *a, const uint16_t *b, fl
 {
     const int direct = c_tiles_in(c, ldc, m, n, alpha, beta);
     for (int kb = 0; kb < kc / (3 * TILE_K); kb++) {
-        prefetch_next_c(c, ldc, kb, kc / (3 * TILE_K));
         LOAD_A(LO); LOAD_B(HI); A_FIRST();  /* lo.hi;   next: A changes */
         LOAD_A(MID); B_FIRST();             /* mid.hi;  next: B */
         LOAD_B(MID); A_FIRST();             /* mid.mid; next: A */

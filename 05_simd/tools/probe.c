@@ -29,7 +29,7 @@
  *       times; each pair's ratio GEMM GFLOP/s / peak GFLOP/s, so that both figures come from
  *       the same fraction of a second, and the medians and the best of the three series.
  *
- *   build/rel/05_simd/probe phases THREADS REPS N[/own|/shared] ...
+ *   build/rel/05_simd/probe phases THREADS REPS N[/own|/shared][/uUNITS] ...
  *       gemm_packed's hooks timed on each thread: the shares of the threads' time spent packing
  *       A, packing B, in the kernel, and the rest (waiting at the barriers, the loops); the
  *       kernel's own rate a thread; how far apart the threads' kernel times are.
@@ -321,7 +321,16 @@ static int probe_phases(int threads, int reps, int n, const char *split)
     if (threads < 1 || threads > MAX_THREADS || reps < 1 || reps > MAX_REPS || n < 1)
         return 2;
     omp_set_num_threads(threads);
-    gemm_split_override(!split ? 0 : !strcmp(split, "own") ? 1 : !strcmp(split, "shared") ? 2 : 0);
+    /* split: "own", "shared", "uUNITS", or two of them ("own/u32") */
+    int units = 0;
+    const char *u = split ? strchr(split, 'u') : NULL;
+    if (u && (u == split || u[-1] == '/') && sscanf(u + 1, "%d", &units) != 1)
+        return 2;
+    gemm_split_override(!split                        ? 0
+                        : !strncmp(split, "own", 3)    ? 1
+                        : !strncmp(split, "shared", 6) ? 2
+                                                       : 0);
+    gemm_units_override(units);
     const microkernel *uk = microkernel_best();
     const size_t nn = (size_t)n * n;
     float *A = filled(nn, 1), *B = filled(nn, 2), *C = filled(nn, 3);
@@ -463,6 +472,6 @@ int main(int argc, char **argv)
                     "       probe packing THREADS REPS N ...\n"
                     "       probe blocks THREADS REPS N [KERNEL:]MC,KC,NC[/own|/shared][/uUNITS][/nolook] ...\n"
                     "       probe share THREADS REPS N ...\n"
-                    "       probe phases THREADS REPS N[/own|/shared] ...\n");
+                    "       probe phases THREADS REPS N[/own|/shared][/uUNITS] ...\n");
     return 2;
 }
