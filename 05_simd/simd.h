@@ -115,8 +115,8 @@ gemm_partition gemm_partition_for(const microkernel *uk, int M, int N, int K);
  * rule says, 1 each thread packs its own blocks (at least 4 a thread, the partition before
  * the shared one), 2 the threads pack each slice of B together and share it. */
 void gemm_split_override(int split);
-/* The units of work a thread takes in each slice of K, at least (0: goto.c's UNITS_PER_THREAD):
- * for tuning (tools/probe.c). */
+/* The units of work a thread takes in each slice of K, at least (0: goto.c's UNITS_PER_THREAD,
+ * and SHARED_UNITS_PER_THREAD where the slice of B is shared): for tuning (tools/probe.c). */
 void gemm_units_override(int units);
 /* 1 (default): threads that run out of units pack the next phase while the others finish
  * (gemm_loops); 0: the next phase is packed only once every unit is done. For comparing. */
