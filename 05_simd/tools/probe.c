@@ -12,6 +12,8 @@
  *       the same on THREADS threads at once, each on its own blocks (nothing shared, no
  *       L3 or memory traffic): what one core's kernel keeps of its rate when every core runs
  *       it; a thread's rate from the slowest thread's time, and the mean of the threads' own.
+ *       Both print the cores' clock after each set (a chain of dependent adds, timed), and
+ *       the set "fma" is build/peak's AVX-512 FMA loop: the clock under FMAs alone.
  *   build/rel/05_simd/probe packing THREADS REPS N ...
  *       the five loops with a micro-kernel that does nothing (packing and loop overhead
  *       only), then the whole gemm_simd, alternated: packing's share of an N^3 product.
@@ -103,9 +105,41 @@ static float *filled(size_t n, unsigned seed)
     return p;
 }
 
+/* The core's clock, read where it runs: a chain of 2^18 dependent integer adds (one cycle each)
+ * timed in about a tenth of a millisecond, right after the work whose clock it reads (the core
+ * keeps that work's frequency level for milliseconds). 0 where there is no x86. */
+static double clock_ghz(void)
+{
+#if defined(__x86_64__)
+    const long n = 1L << 18;
+    long x = 0;
+    const double t0 = now();
+    for (long i = 0; i < n; i += 8)
+        __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                         "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+                         : "+r"(x));
+    return (double)n / (now() - t0) / 1e9;
+#else
+    return 0;
+#endif
+}
+
+/* probe kernel(s)' set "fma": build/peak's AVX-512 FMA loop (registers only, no loads), the
+ * same iterations a thread, beside the kernel's sets: its rate and the clock under it */
+static const fma_measure *fma_loop(void)
+{
+    static fma_measure fms[PEAK_MAX_FMA];
+    for (int k = 0, nfm = fma_measures(fms); k < nfm; k++)
+        if (strcmp(fms[k].name, "fma_avx512") == 0 && fms[k].available)
+            return &fms[k];
+    return NULL;
+}
+
 static int probe_kernel(int threads, int rounds, int nsets, char **sets)
 {
-    const char *name = nsets > 0 && !strchr(sets[0], ',') ? (nsets--, *sets++) : "avx512_6x64";
+    const char *name = nsets > 0 && !strchr(sets[0], ',') && strcmp(sets[0], "fma") != 0
+                           ? (nsets--, *sets++)
+                           : "avx512_6x64";
     const microkernel *uk = kernel_named(name);
     if (!uk) {
         fprintf(stderr, "probe kernel: no kernel '%s' that this CPU can run\n", name);
@@ -115,9 +149,20 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
         return 2;
     int kc[MAX_SETS], nc[MAX_SETS], mc[MAX_SETS], rep[MAX_SETS];
     size_t amax = 0, bmax = 0, cmax = 0;
+    const fma_measure *fm = NULL;
+    long fma_iters = 0;
     for (int s = 0; s < nsets; s++) {
         char x = 0;
         rep[s] = 1;
+        if (strcmp(sets[s], "fma") == 0) {
+            if (!(fm = fma_loop())) {
+                fprintf(stderr, "probe kernel: the set 'fma' needs AVX-512\n");
+                return 77;
+            }
+            fma_iters = calibrate_fma(fm, 0.002);
+            kc[s] = nc[s] = mc[s] = 0;
+            continue;
+        }
         const int got = sscanf(sets[s], "%d,%d,%d%c%d", &kc[s], &nc[s], &mc[s], &x, &rep[s]);
         if ((got != 3 && (got != 5 || x != 'x')) || kc[s] < 1 || nc[s] < uk->nr ||
             mc[s] < uk->mr || rep[s] < 1) {
@@ -132,8 +177,8 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
     }
     /* t[s][r]: the round's time on the slowest thread (what a barrier waits for); own: each
      * thread's own time, for the mean of the threads' rates */
-    static double t[MAX_SETS][MAX_REPS], own[MAX_SETS][MAX_REPS];
-    memset(t, 0, sizeof t), memset(own, 0, sizeof own);
+    static double t[MAX_SETS][MAX_REPS], own[MAX_SETS][MAX_REPS], ghz[MAX_SETS][MAX_REPS];
+    memset(t, 0, sizeof t), memset(own, 0, sizeof own), memset(ghz, 0, sizeof ghz);
 #pragma omp parallel num_threads(threads)
     {
         /* each thread its own blocks, first touched by itself: nothing is shared */
@@ -142,33 +187,45 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
             for (int s = 0; s < nsets; s++) {
 #pragma omp barrier
                 const double t0 = now();
+                volatile float sink = 0;
+                if (kc[s] == 0) /* the set "fma" */
+                    sink = fm->kernel(fma_iters, 1.0f, 0.5f);
                 for (int x = 0; x < rep[s]; x++)
                     for (int ir = 0; ir < mc[s]; ir += uk->mr)
                         for (int jr = 0; jr < nc[s]; jr += uk->nr)
                             uk->fn(kc[s], a + (size_t)ir * kc[s], b + (size_t)jr * kc[s], 1.0f,
                                    1.0f, c + (size_t)ir * nc[s] + jr, nc[s], uk->mr, uk->nr);
-                const double dt = now() - t0;
+                const double dt = now() - t0, f = clock_ghz();
+                const double flop = kc[s] ? 2.0 * rep[s] * mc[s] * nc[s] * kc[s]
+                                          : 2.0 * fm->lanes * fm->chains * (double)fma_iters;
+                (void)sink;
 #pragma omp critical
                 if (r >= 0) {
                     t[s][r] = dt > t[s][r] ? dt : t[s][r];
-                    own[s][r] += 2.0 * rep[s] * mc[s] * nc[s] * kc[s] / dt / 1e9 / threads;
+                    own[s][r] += flop / dt / 1e9 / threads;
+                    ghz[s][r] += f / threads;
                 }
             }
         free(a), free(b), free(c);
     }
     for (int s = 0; s < nsets; s++) {
-        const double flop = 2.0 * rep[s] * mc[s] * nc[s] * kc[s];
-        printf("kernel %s KC=%4d NC=%4d MC=%4d", uk->name, kc[s], nc[s], mc[s]);
+        const double flop = kc[s] ? 2.0 * rep[s] * mc[s] * nc[s] * kc[s]
+                                  : 2.0 * fm->lanes * fm->chains * (double)fma_iters;
+        if (kc[s])
+            printf("kernel %s KC=%4d NC=%4d MC=%4d", uk->name, kc[s], nc[s], mc[s]);
+        else
+            printf("the FMA loop (%s, registers only)", fm->name);
         if (rep[s] > 1)
             printf(" x%d", rep[s]);
         if (threads > 1)
             printf(" threads=%d  a thread: median %6.1f  best %6.1f  (slowest thread's time)"
-                   "  mean of the threads' own %6.1f GFLOP/s\n",
+                   "  mean of the threads' own %6.1f GFLOP/s",
                    threads, flop / median(t[s], rounds) / 1e9, flop / minimum(t[s], rounds) / 1e9,
                    median(own[s], rounds));
         else
-            printf("  median %6.1f  best %6.1f GFLOP/s\n", flop / median(t[s], rounds) / 1e9,
+            printf("  median %6.1f  best %6.1f GFLOP/s", flop / median(t[s], rounds) / 1e9,
                    flop / minimum(t[s], rounds) / 1e9);
+        printf("  clock %.2f GHz\n", median(ghz[s], rounds));
     }
     return 0;
 }
