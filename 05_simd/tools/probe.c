@@ -12,7 +12,7 @@
  *       the same on THREADS threads at once, each on its own blocks (nothing shared, no
  *       L3 or memory traffic): what one core's kernel keeps of its rate when every core runs
  *       it; a thread's rate from the slowest thread's time, and the mean of the threads' own.
- *       Both print the cores' clock after each set (a chain of dependent adds, timed), and
+ *       Both print the cores' clock after each set (a chain of dependent multiplies, timed), and
  *       the set "fma" is build/peak's AVX-512 FMA loop: the clock under FMAs alone.
  *   build/rel/05_simd/probe packing THREADS REPS N ...
  *       the five loops with a micro-kernel that does nothing (packing and loop overhead
@@ -105,20 +105,23 @@ static float *filled(size_t n, unsigned seed)
     return p;
 }
 
-/* The core's clock, read where it runs: a chain of 2^18 dependent integer adds (one cycle each)
- * timed in about a tenth of a millisecond, right after the work whose clock it reads (the core
- * keeps that work's frequency level for milliseconds). 0 where there is no x86. */
+/* The core's clock, read where it runs: a chain of 2^16 dependent integer multiplies (imul, 3
+ * cycles each on every x86 core since Sandy Bridge and Zen) timed in about a tenth of a
+ * millisecond, right after the work whose clock it reads (the core keeps that work's frequency
+ * level for milliseconds). Not a chain of adds of a constant: Golden Cove's renamer folds those,
+ * and such a chain read 5-8 "GHz" on the 16-core host. 0 where there is no x86. */
 static double clock_ghz(void)
 {
 #if defined(__x86_64__)
-    const long n = 1L << 18;
-    long x = 0;
+    const long n = 1L << 16;
+    long x = 1, one = 1;
     const double t0 = now();
     for (long i = 0; i < n; i += 8)
-        __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
-                         "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
-                         : "+r"(x));
-    return (double)n / (now() - t0) / 1e9;
+        __asm__ volatile("imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\timul %1, %0\n\t"
+                         "imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\timul %1, %0"
+                         : "+r"(x)
+                         : "r"(one));
+    return 3.0 * (double)n / (now() - t0) / 1e9;
 #else
     return 0;
 #endif
