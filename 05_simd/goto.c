@@ -226,7 +226,7 @@ static int split_override; /* gemm_split_override: 0 as the rule says, 1 own, 2 
 
 void gemm_split_override(int split) { split_override = split; }
 
-static int units_override; /* gemm_units_override: 0 keeps UNITS_PER_THREAD */
+static int units_override; /* gemm_units_override: 0 keeps UNITS_PER_THREAD (SHARED_...) */
 
 void gemm_units_override(int units) { units_override = units; }
 

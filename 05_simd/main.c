@@ -102,7 +102,8 @@ int main(int argc, char **argv)
                       "all pack\n                        each slice of B and share it (default "
                       "auto: as the sizes say)\n"
                       "  --units U             threads: at least U units of work a thread in "
-                      "each slice\n                        of K (default 16; for tuning)\n"
+                      "each slice\n                        of K (default 16, 32 where the slice "
+                      "of B is shared;\n                        for tuning)\n"
                       "  GEMM_HIDE_ISA=avx512 (or avx2, avx) in the environment: dispatch as on a "
                       "CPU\n                        without it (common/cpu_features.h)\n",
         .backend = &openblas_backend,

@@ -191,7 +191,8 @@ def main(argv):
     ax2.set_ylabel("05 / library, alternated in one process (median; bar: range)")
     ax2.legend(fontsize=7, loc="upper left", handlelength=4)  # the ratios sit near 1, low in the panel
     cpu = next((r["device"] for r in rows05), "")
-    fig.suptitle(f"Stages 04 and 05 on 1-{max(threads)} cores ({cpu}), against MKL and OpenBLAS",
+    stages = "Stages 04 and 05" if o04 else "Stage 05"  # a run without 04's step has no 04 line
+    fig.suptitle(f"{stages} on 1-{max(threads)} cores ({cpu}), against MKL and OpenBLAS",
                  fontsize=10)
     fig.tight_layout()
     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)

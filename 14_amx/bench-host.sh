@@ -5,12 +5,13 @@
 #   probe    --peak (one core's FMA, VDPBF16PS and TDPBF16PS, and the same on every core at once:
 #            the tile unit's all-core clock) and --probe: is it the unit measured on the
 #            development machine?
+#   peak     build/peak --quick: the FMA peaks and memory bandwidth (peak.csv)
 #   bf16     amx_blocked against MKL's BF16 GEMM on THREADS (default "1 16") at 4096, then on
 #            every core at 8192 (the chapter's 16-thread targets), two rounds
 #   fp32     amx_fp32 against MKL's sgemm on 1 and every core at 4096, every core at 8192
 #   wall     what moves the all-core rate at 4096: units of work a thread (--units 8 and 32
 #            against the default 16), the B block halved and doubled (--blocks 0,0,128 /
-#            0,0,512), KC 1024; build/peak's memory bandwidth beside it (peak.csv)
+#            0,0,512), KC 1024
 #
 # STEPS: the steps to run, in order (default "probe peak bf16 fp32 wall"): a command on the host
 # has at most 10 minutes, so two calls can share them. Every step runs under a timeout and says
@@ -64,7 +65,7 @@ THREADS=${THREADS:-1 $T}
 TLIST=$(echo "$THREADS" | tr ' ' ,)
 for s in ${STEPS:-probe peak bf16 fp32 wall}; do
     case $s in
-        probe) step probe 60 sh -c "./14_amx/amx --peak | tee -a $out/peak.txt; ./14_amx/amx --peak --threads $T | tee -a $out/peak.txt; ./14_amx/amx --probe > $out/probe.txt" ;;
+        probe) step probe 60 sh -c "./14_amx/amx --peak | tee -a $out/peak.txt; ./14_amx/amx --peak --threads $T | tee -a $out/peak.txt; ./14_amx/amx --probe >> $out/probe.txt" ;;
         peak) step peak 60 build/peak --quick --csv "$out/peak.csv" ;;
         bf16)
             for r in 1 2; do

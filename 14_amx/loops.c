@@ -97,8 +97,8 @@ void bf16_blocking(const bf16_kernel *k, int *mc, int *kc, int *nc)
 
 #define SMALL_FOR_THREADS (128.0 * 128 * 128) /* M*N*K below this: one thread (as 05) */
 #define UNITS_PER_THREAD 16 /* units of work a thread takes in each slice of K, at least (05's
-                             * own count; on 16 threads 16 ran 1.14-1.40x faster than 8, and 32
-                             * no faster, NOTES.md: 05's shared slice cuts 32) */
+                             * count for its own split; on 16 threads 16 ran 1.14-1.40x faster
+                             * than 8, and 32 no faster, NOTES.md; 05's shared slice cuts 32) */
 #define MIN_PART_PANELS 4  /* a part of the A block: at least this many 32-row panels */
 
 static int split_override; /* bf16_split_override: 0 as the rule says, 1 own, 2 shared */

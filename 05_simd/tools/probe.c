@@ -82,15 +82,60 @@ static double minimum(const double *v, int n)
     return m;
 }
 
-/* A micro-kernel by its variant name ("avx2_6x16"), or NULL. */
-static const microkernel *kernel_named(const char *name)
+/* A micro-kernel by its variant name ("avx2_6x16"), or NULL: with a message, and exit status 77
+ * (*rc) for a kernel this CPU cannot run, 2 for a name there is no kernel of. */
+static const microkernel *kernel_named(const char *who, const char *name, int *rc)
 {
     const microkernel *all[] = {&uk_avx512_6x64, &uk_avx512_14x32, &uk_avx2_6x16,
                                 &uk_generic_6x16, &uk_omp_simd_6x64};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        if (strcmp(all[i]->name, name) == 0)
-            return all[i]->cpu_has() ? all[i] : NULL;
+        if (strcmp(all[i]->name, name) == 0) {
+            if (all[i]->cpu_has())
+                return all[i];
+            fprintf(stderr, "probe %s: this CPU cannot run the kernel '%s'\n", who, name);
+            *rc = 77;
+            return NULL;
+        }
+    fprintf(stderr, "probe %s: no kernel '%s' (avx512_6x64, avx512_14x32, avx2_6x16, "
+                    "generic_6x16, omp_simd_6x64)\n", who, name);
+    *rc = 2;
     return NULL;
+}
+
+/* A whole-string integer in [lo, hi] into *v; else a one-line message and 0. */
+static int int_arg(const char *what, const char *arg, int lo, int hi, int *v)
+{
+    char *end;
+    const long x = strtol(arg, &end, 10);
+    if (end == arg || *end || x < lo || x > hi) {
+        fprintf(stderr, "probe: %s: expects a whole number from %d to %d, got '%s'\n", what, lo,
+                hi, arg);
+        return 0;
+    }
+    *v = (int)x;
+    return 1;
+}
+
+/* The options after a set's first '/' ("own/u32", "shared", "nolook"), each a whole word:
+ * split 1 (own) or 2 (shared), units (uUNITS), nolook (only where nolook is not NULL);
+ * -1 for anything else. */
+static int set_options(const char *opts, int *split, int *units, int *nolook)
+{
+    while (opts && *opts) {
+        const char *end = strchr(opts, '/');
+        const int len = end ? (int)(end - opts) : (int)strlen(opts);
+        int used = 0;
+        if (len == 3 && !strncmp(opts, "own", 3))
+            *split = 1;
+        else if (len == 6 && !strncmp(opts, "shared", 6))
+            *split = 2;
+        else if (nolook && len == 6 && !strncmp(opts, "nolook", 6))
+            *nolook = 1;
+        else if (!(sscanf(opts, "u%d%n", units, &used) == 1 && used == len && *units >= 1))
+            return -1;
+        opts = end ? end + 1 : NULL;
+    }
+    return 0;
 }
 
 static float *filled(size_t n, unsigned seed)
@@ -143,13 +188,15 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
     const char *name = nsets > 0 && !strchr(sets[0], ',') && strcmp(sets[0], "fma") != 0
                            ? (nsets--, *sets++)
                            : "avx512_6x64";
-    const microkernel *uk = kernel_named(name);
-    if (!uk) {
-        fprintf(stderr, "probe kernel: no kernel '%s' that this CPU can run\n", name);
-        return 77;
-    }
-    if (threads < 1 || threads > 1024 || rounds < 1 || rounds > MAX_REPS || nsets > MAX_SETS)
+    int rc = 0;
+    const microkernel *uk = kernel_named("kernel", name, &rc);
+    if (!uk)
+        return rc;
+    if (nsets < 1 || nsets > MAX_SETS) {
+        fprintf(stderr, "probe kernel: expects 1 to %d sets KC,NC,MC[xREPEAT] or fma, got %d\n",
+                MAX_SETS, nsets);
         return 2;
+    }
     int kc[MAX_SETS], nc[MAX_SETS], mc[MAX_SETS], rep[MAX_SETS];
     size_t amax = 0, bmax = 0, cmax = 0;
     const fma_measure *fm = NULL;
@@ -166,9 +213,11 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
             kc[s] = nc[s] = mc[s] = 0;
             continue;
         }
-        const int got = sscanf(sets[s], "%d,%d,%d%c%d", &kc[s], &nc[s], &mc[s], &x, &rep[s]);
-        if ((got != 3 && (got != 5 || x != 'x')) || kc[s] < 1 || nc[s] < uk->nr ||
-            mc[s] < uk->mr || rep[s] < 1) {
+        int used = 0, used_x = 0;
+        const int got = sscanf(sets[s], "%d,%d,%d%n%c%d%n", &kc[s], &nc[s], &mc[s], &used, &x,
+                               &rep[s], &used_x);
+        const int whole = (got == 3 && !sets[s][used]) || (got == 5 && x == 'x' && !sets[s][used_x]);
+        if (!whole || kc[s] < 1 || nc[s] < uk->nr || mc[s] < uk->mr || rep[s] < 1) {
             fprintf(stderr, "probe kernel: expects KC,NC,MC[xREPEAT], got '%s'\n", sets[s]);
             return 2;
         }
@@ -185,7 +234,7 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
 #pragma omp parallel num_threads(threads)
     {
         /* each thread its own blocks, first touched by itself: nothing is shared */
-        float *a = filled(amax, 1), *b = filled(bmax, 2), *c = filled(cmax, 3);
+        float *a = filled(amax + 1, 1), *b = filled(bmax + 1, 2), *c = filled(cmax + 1, 3);
         for (int r = -1; r < rounds; r++) /* round -1 warms up */
             for (int s = 0; s < nsets; s++) {
 #pragma omp barrier
@@ -228,7 +277,9 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
         else
             printf("  median %6.1f  best %6.1f GFLOP/s", flop / median(t[s], rounds) / 1e9,
                    flop / minimum(t[s], rounds) / 1e9);
-        printf("  clock %.2f GHz\n", median(ghz[s], rounds));
+        if (median(ghz[s], rounds) > 0) /* an x86 core */
+            printf("  clock %.2f GHz", median(ghz[s], rounds));
+        printf("\n");
     }
     return 0;
 }
@@ -261,21 +312,16 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
         if (colon) {
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)(colon - set), set);
-            if (!(uks[s] = kernel_named(name))) {
-                fprintf(stderr, "probe blocks: no kernel '%s' that this CPU can run\n", name);
-                return 77;
-            }
+            int rc = 0;
+            if (!(uks[s] = kernel_named("blocks", name, &rc)))
+                return rc;
             set = colon + 1;
         }
-        for (const char *slash = strchr(set, '/'); slash; slash = strchr(slash + 1, '/')) {
-            if (!strncmp(slash, "/own", 4) || !strncmp(slash, "/shared", 7))
-                split[s] = slash[1] == 'o' ? 1 : 2;
-            else if (!strncmp(slash, "/nolook", 7))
-                nolook[s] = 1;
-            else if (sscanf(slash, "/u%d", &units[s]) != 1 || units[s] < 1)
-                split[s] = -1;
-        }
-        if (sscanf(set, "%d,%d,%d", &blk[s][0], &blk[s][1], &blk[s][2]) != 3 || split[s] < 0) {
+        const char *slash = strchr(set, '/');
+        int used = 0;
+        if (set_options(slash ? slash + 1 : NULL, &split[s], &units[s], &nolook[s]) < 0 ||
+            sscanf(set, "%d,%d,%d%n", &blk[s][0], &blk[s][1], &blk[s][2], &used) != 3 ||
+            (set[used] && set[used] != '/')) {
             fprintf(stderr, "probe blocks: expects [KERNEL:]MC,KC,NC[/own|/shared][/uUNITS][/nolook], got "
                     "'%s'\n", argv[1 + s]);
             return 2;
@@ -376,20 +422,18 @@ static void timed_tile(const void *ctx, int i, int j, int p, int kc, int m, int 
     c->flop += 2.0 * m * n * kc;
 }
 
-static int probe_phases(int threads, int reps, int n, const char *split)
+static int probe_phases(int threads, int reps, const char *arg)
 {
-    if (threads < 1 || threads > MAX_THREADS || reps < 1 || reps > MAX_REPS || n < 1)
+    /* N, then options: "own", "shared", "uUNITS", or two of them ("8192/own/u32") */
+    const char *slash = strchr(arg, '/'), *split = slash ? slash + 1 : NULL;
+    int n = 0, used = 0, side = 0, units = 0;
+    if (sscanf(arg, "%d%n", &n, &used) != 1 || n < 1 || (arg[used] && arg[used] != '/') ||
+        set_options(split, &side, &units, NULL) < 0) {
+        fprintf(stderr, "probe phases: expects N[/own|/shared][/uUNITS], got '%s'\n", arg);
         return 2;
+    }
     omp_set_num_threads(threads);
-    /* split: "own", "shared", "uUNITS", or two of them ("own/u32") */
-    int units = 0;
-    const char *u = split ? strchr(split, 'u') : NULL;
-    if (u && (u == split || u[-1] == '/') && sscanf(u + 1, "%d", &units) != 1)
-        return 2;
-    gemm_split_override(!split                        ? 0
-                        : !strncmp(split, "own", 3)    ? 1
-                        : !strncmp(split, "shared", 6) ? 2
-                                                       : 0);
+    gemm_split_override(side);
     gemm_units_override(units);
     const microkernel *uk = microkernel_best();
     const size_t nn = (size_t)n * n;
@@ -501,30 +545,36 @@ static int probe_share(int threads, int reps, int n)
 
 int main(int argc, char **argv)
 {
+    int threads = 1, reps = 0;
     if (argc >= 4 && strcmp(argv[1], "kernel") == 0)
-        return probe_kernel(1, atoi(argv[2]), argc - 3, argv + 3);
+        return int_arg("ROUNDS", argv[2], 1, MAX_REPS, &reps)
+                   ? probe_kernel(1, reps, argc - 3, argv + 3)
+                   : 2;
+    const int counts = argc >= 5 && int_arg("THREADS", argv[2], 1, MAX_THREADS, &threads) &&
+                       int_arg(strcmp(argv[1], "kernels") ? "REPS" : "ROUNDS", argv[3], 1,
+                               MAX_REPS, &reps);
+    if (argc >= 5 && !counts)
+        return 2;
     if (argc >= 5 && strcmp(argv[1], "kernels") == 0)
-        return probe_kernel(atoi(argv[2]), atoi(argv[3]), argc - 4, argv + 4);
+        return probe_kernel(threads, reps, argc - 4, argv + 4);
     if (argc >= 5 && strcmp(argv[1], "packing") == 0) {
         int rc = 0;
         for (int i = 4; i < argc && rc == 0; i++)
-            rc = probe_gemm(1, atoi(argv[2]), atoi(argv[3]), 1, argv + i);
+            rc = probe_gemm(1, threads, reps, 1, argv + i);
         return rc;
     }
     if (argc >= 6 && strcmp(argv[1], "blocks") == 0)
-        return probe_gemm(0, atoi(argv[2]), atoi(argv[3]), argc - 4, argv + 4);
+        return probe_gemm(0, threads, reps, argc - 4, argv + 4);
     if (argc >= 5 && strcmp(argv[1], "phases") == 0) {
         int rc = 0;
-        for (int i = 4; i < argc && rc == 0; i++) {
-            char *slash = strchr(argv[i], '/');
-            rc = probe_phases(atoi(argv[2]), atoi(argv[3]), atoi(argv[i]), slash ? slash + 1 : NULL);
-        }
+        for (int i = 4; i < argc && rc == 0; i++)
+            rc = probe_phases(threads, reps, argv[i]);
         return rc;
     }
     if (argc >= 5 && strcmp(argv[1], "share") == 0) {
         int rc = 0;
         for (int i = 4; i < argc && rc == 0; i++)
-            rc = probe_share(atoi(argv[2]), atoi(argv[3]), atoi(argv[i]));
+            rc = probe_share(threads, reps, atoi(argv[i]));
         return rc;
     }
     fprintf(stderr, "usage: probe kernel ROUNDS [KERNEL] KC,NC,MC[xREPEAT] ...\n"
