@@ -35,6 +35,9 @@
 set -u
 cd "$(dirname "$0")/.."
 out=${1:?usage: 05_simd/bench-host.sh OUTDIR}
+. scripts/check-steps.sh
+# shellcheck disable=SC2086  # STEPS is a list of words
+check_steps 05_simd/bench-host.sh STEPS "peak grid big split avx2 scale04" ${STEPS:-}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 exec > >(tee -a "$out/bench-host.log") 2>&1
@@ -137,7 +140,6 @@ for s in ${STEPS:-peak grid big split avx2 scale04}; do
         split) step split 40 | tee "$out/05_split.txt" ;;
         avx2) step avx2 40 OPENBLAS_CORETYPE=Haswell ;;
         scale04) step scale04 50 ;;
-        *) echo "no step '$s' (peak grid big split avx2 scale04)"; exit 2 ;;
     esac
 done
 rm -f "$out/.lock"

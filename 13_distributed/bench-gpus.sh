@@ -33,11 +33,9 @@
 set -u
 cd "$(dirname "$0")/.."
 out=${1:?usage: 13_distributed/bench-gpus.sh OUTDIR}
-for w in ${ONLY:-}; do
-    case $w in sanity | comm | alone | each | grids | small | split | ctas) ;;
-    *) echo "bench-gpus.sh: ONLY: no step '$w' (sanity comm alone each grids small split ctas)" >&2; exit 2 ;;
-    esac
-done
+. scripts/check-steps.sh
+# shellcheck disable=SC2086  # ONLY is a list of words
+check_steps 13_distributed/bench-gpus.sh ONLY "sanity comm alone each grids small split ctas" ${ONLY:-}
 for g in ${GRIDS:-}; do
     [[ $g =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || { echo "bench-gpus.sh: GRIDS: '$g' is not PRxPC" >&2; exit 2; }
 done

@@ -26,14 +26,11 @@
 set -u
 cd "$(dirname "$0")/.."
 out=${1:?usage: 14_amx/bench-host.sh OUTDIR}
+. scripts/check-steps.sh
+# shellcheck disable=SC2086  # STEPS is a list of words
+check_steps 14_amx/bench-host.sh STEPS "probe peak bf16 fp32 wall" ${STEPS:-}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-for s in ${STEPS:-}; do
-    case $s in probe | peak | bf16 | fp32 | wall) ;; *)
-        echo "14_amx/bench-host.sh: no step '$s' (probe peak bf16 fp32 wall)" >&2
-        exit 2 ;;
-    esac
-done
 exec > >(tee -a "$out/bench-host.log") 2>&1
 rev=${GIT_REV:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
 export GIT_REV=$rev OMP_WAIT_POLICY=passive GEMM_BENCH_LOCK=$out/.lock

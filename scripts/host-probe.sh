@@ -30,14 +30,11 @@
 set -u
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/host-probe.sh OUTDIR}
+. scripts/check-steps.sh
+# shellcheck disable=SC2086  # STEPS is a list of words
+check_steps scripts/host-probe.sh STEPS "phases05 tune05 look05 kern05 peak14 bf16 tune14 fp32" ${STEPS:-}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-for s in ${STEPS:-}; do
-    case $s in phases05 | tune05 | look05 | kern05 | peak14 | bf16 | tune14 | fp32) ;; *)
-        echo "scripts/host-probe.sh: no step '$s' (phases05 tune05 look05 kern05 peak14 bf16 tune14 fp32)" >&2
-        exit 2 ;;
-    esac
-done
 exec > >(tee -a "$out/host-probe.log") 2>&1
 rev=${GIT_REV:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
 export GIT_REV=$rev OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4

@@ -25,7 +25,8 @@
 #   --threads 1,2 adds a threads column; the ratio column is headed "vs <library>", or
 #   "no baseline" under --no-baseline (01 and 14); empty list items, malformed sizes, 'all' among names,
 #   an alpha that is 0 as a float, --device on a CPU stage: exit 2 with one line in every
-#   program; a CUDA program without a GPU says
+#   program; the benchmark scripts refuse an unknown step (STEPS=, ONLY=) before they build, and
+#   05's probe a malformed count, set or option; a CUDA program without a GPU says
 #   "no NVIDIA GPU or driver found: skipped"; GEMM_CUDA_CC that is no compute capability
 #   (abc, 8.6, sm_86, 9): exit 2, one line.
 # Prints PASS:/FAIL:/SKIP: lines (tests/run-tests.sh tallies them); exits 0.
@@ -516,6 +517,27 @@ while read -r dir prog kind; do
         fail "$dir: -m 7 -> exit $rc: $(cat "$LOG/$prog-nogpu.out" "$LOG/$prog-nogpu.err" | head -n 2)"
     fi
 done < <(make -s list-stages)
+# the benchmark scripts' steps (scripts/check-steps.sh): an unknown one is refused before the
+# script builds or creates anything
+for sc in "05_simd/bench-host.sh STEPS peak" "14_amx/bench-host.sh STEPS peak" \
+    "scripts/host-probe.sh STEPS kern05" "13_distributed/bench-gpus.sh ONLY comm"; do
+    set -- $sc # SCRIPT VARIABLE A-STEP-IT-HAS
+    refused "$1: $2='$3 bogus'" "steps-$(basename "$(dirname "$1")")-$(basename "$1" .sh)" \
+        env "$2=$3 bogus" bash "$1" "$T/steps-out"
+    [ ! -e "$T/steps-out" ] || fail "$1: $2=bogus left $T/steps-out behind"
+done
+# 05's probe: its counts, sets and options whole and in range, else one line and exit 2
+if make -s build/rel/05_simd/probe >"$LOG/probe-build.out" 2>&1; then
+    P=build/rel/05_simd/probe
+    for a in "kernels 0 5 64,64,6" "kernels 2 abc 64,64,6" "kernel 3 bogus 64,64,6" \
+        "kernels 2 3 avx512_6x64" "kernel 3 512,256,96x2junk" "phases 2 1 512/u8/bogus" \
+        "phases 2 1 512/u-3" "blocks 2 1 256 0,0,0/ownx" "blocks 2 1 256 0,0,0junk"; do
+        # shellcheck disable=SC2086  # a is the arguments
+        refused "probe $a" "probe-$(echo "$a" | tr -c 'a-z0-9' _)" $P $a
+    done
+else
+    fail "build/rel/05_simd/probe did not build ($LOG/probe-build.out)"
+fi
 # GEMM_CUDA_CC that is not a compute capability: refused as the program starts (it was ignored)
 B07=07_cuda_naive/cuda_naive
 if [ -x $B07 ]; then

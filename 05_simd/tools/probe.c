@@ -96,8 +96,10 @@ static const microkernel *kernel_named(const char *who, const char *name, int *r
             *rc = 77;
             return NULL;
         }
-    fprintf(stderr, "probe %s: no kernel '%s' (avx512_6x64, avx512_14x32, avx2_6x16, "
-                    "generic_6x16, omp_simd_6x64)\n", who, name);
+    fprintf(stderr, "probe %s: no kernel '%s' (", who, name);
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        fprintf(stderr, "%s%s", i ? ", " : "", all[i]->name);
+    fprintf(stderr, ")\n");
     *rc = 2;
     return NULL;
 }
@@ -172,8 +174,8 @@ static double clock_ghz(void)
 #endif
 }
 
-/* probe kernel(s)' set "fma": build/peak's AVX-512 FMA loop (registers only, no loads), the
- * same iterations a thread, beside the kernel's sets: its rate and the clock under it */
+/* build/peak's AVX-512 FMA loop (registers only, no loads), or NULL: probe share's ceiling, and
+ * probe kernel(s)' set "fma" (its rate and the clock under it beside the kernel's sets) */
 static const fma_measure *fma_loop(void)
 {
     static fma_measure fms[PEAK_MAX_FMA];
@@ -198,6 +200,7 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
         return 2;
     }
     int kc[MAX_SETS], nc[MAX_SETS], mc[MAX_SETS], rep[MAX_SETS];
+    double flop[MAX_SETS]; /* a round's flops on one thread */
     size_t amax = 0, bmax = 0, cmax = 0;
     const fma_measure *fm = NULL;
     long fma_iters = 0;
@@ -211,6 +214,7 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
             }
             fma_iters = calibrate_fma(fm, 0.002);
             kc[s] = nc[s] = mc[s] = 0;
+            flop[s] = 2.0 * fm->lanes * fm->chains * (double)fma_iters;
             continue;
         }
         int used = 0, used_x = 0;
@@ -223,6 +227,7 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
         }
         nc[s] = nc[s] / uk->nr * uk->nr;
         mc[s] = mc[s] / uk->mr * uk->mr;
+        flop[s] = 2.0 * rep[s] * mc[s] * nc[s] * kc[s];
         amax = (size_t)mc[s] * kc[s] > amax ? (size_t)mc[s] * kc[s] : amax;
         bmax = (size_t)nc[s] * kc[s] > bmax ? (size_t)nc[s] * kc[s] : bmax;
         cmax = (size_t)mc[s] * nc[s] > cmax ? (size_t)mc[s] * nc[s] : cmax;
@@ -248,21 +253,17 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
                             uk->fn(kc[s], a + (size_t)ir * kc[s], b + (size_t)jr * kc[s], 1.0f,
                                    1.0f, c + (size_t)ir * nc[s] + jr, nc[s], uk->mr, uk->nr);
                 const double dt = now() - t0, f = clock_ghz();
-                const double flop = kc[s] ? 2.0 * rep[s] * mc[s] * nc[s] * kc[s]
-                                          : 2.0 * fm->lanes * fm->chains * (double)fma_iters;
                 (void)sink;
 #pragma omp critical
                 if (r >= 0) {
                     t[s][r] = dt > t[s][r] ? dt : t[s][r];
-                    own[s][r] += flop / dt / 1e9 / threads;
+                    own[s][r] += flop[s] / dt / 1e9 / threads;
                     ghz[s][r] += f / threads;
                 }
             }
         free(a), free(b), free(c);
     }
     for (int s = 0; s < nsets; s++) {
-        const double flop = kc[s] ? 2.0 * rep[s] * mc[s] * nc[s] * kc[s]
-                                  : 2.0 * fm->lanes * fm->chains * (double)fma_iters;
         if (kc[s])
             printf("kernel %s KC=%4d NC=%4d MC=%4d", uk->name, kc[s], nc[s], mc[s]);
         else
@@ -272,11 +273,11 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
         if (threads > 1)
             printf(" threads=%d  a thread: median %6.1f  best %6.1f  (slowest thread's time)"
                    "  mean of the threads' own %6.1f GFLOP/s",
-                   threads, flop / median(t[s], rounds) / 1e9, flop / minimum(t[s], rounds) / 1e9,
-                   median(own[s], rounds));
+                   threads, flop[s] / median(t[s], rounds) / 1e9,
+                   flop[s] / minimum(t[s], rounds) / 1e9, median(own[s], rounds));
         else
-            printf("  median %6.1f  best %6.1f GFLOP/s", flop / median(t[s], rounds) / 1e9,
-                   flop / minimum(t[s], rounds) / 1e9);
+            printf("  median %6.1f  best %6.1f GFLOP/s", flop[s] / median(t[s], rounds) / 1e9,
+                   flop[s] / minimum(t[s], rounds) / 1e9);
         if (median(ghz[s], rounds) > 0) /* an x86 core */
             printf("  clock %.2f GHz", median(ghz[s], rounds));
         printf("\n");
@@ -485,11 +486,7 @@ static int probe_phases(int threads, int reps, const char *arg)
 
 static int probe_share(int threads, int reps, int n)
 {
-    fma_measure fms[4];
-    const fma_measure *fm = NULL;
-    for (int k = 0, nfm = fma_measures(fms); k < nfm; k++)
-        if (strcmp(fms[k].name, "fma_avx512") == 0 && fms[k].available)
-            fm = &fms[k];
+    const fma_measure *fm = fma_loop();
     if (!fm) {
         fprintf(stderr, "probe share: this CPU has no AVX-512\n");
         return 77;
