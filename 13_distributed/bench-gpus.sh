@@ -17,6 +17,8 @@
 #   small    the same at n = 16384
 #   split    summa_nccl and local_only_gpu, 2 x 2 at 65536 and 1 x 2 at 32768: the first block in
 #            4 panels (--first-split 4; the 2 x 2 run traced), and nb 8192
+#   wide     summa_nccl and local_only_gpu at nb 8192 on the grids of two GPUs (1 x 2, 2 x 1), n =
+#            N2 and N3: half the panels, so half the passes over C (only when ONLY names it)
 #   ctas     summa_nccl on 1 x 2 at n = 32768 with its broadcasts held to 2 and 8 blocks
 #            (--bcast-ctas), traced: what the broadcasts' SMs cost the products (last: under the
 #            default budget it is usually skipped; ONLY=ctas runs it alone)
@@ -35,7 +37,7 @@ cd "$(dirname "$0")/.."
 out=${1:?usage: 13_distributed/bench-gpus.sh OUTDIR}
 . scripts/check-steps.sh
 # shellcheck disable=SC2086  # ONLY is a list of words
-check_steps 13_distributed/bench-gpus.sh ONLY "sanity comm alone each grids small split ctas" ${ONLY:-}
+check_steps 13_distributed/bench-gpus.sh ONLY "sanity comm alone each grids small split wide ctas" ${ONLY:-}
 for g in ${GRIDS:-}; do
     [[ $g =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || { echo "bench-gpus.sh: GRIDS: '$g' is not PRxPC" >&2; exit 2; }
 done
@@ -144,6 +146,13 @@ if want split; then
     step "split: 1x2, n = $N2, first block in 4" 40 "${MPI[@]}" -np 2 $BIN $W --nb 4096 --grid 1x2 --sizes $N2 \
         --reps 3 --first-split 4
     step "split: $sq, n = $N3, nb 8192" 75 "${MPI[@]}" -np $four $BIN $W --nb 8192 --grid $sq --sizes $N3 --reps 2
+fi
+if want wide && [ -n "${ONLY:-}" ]; then
+    for g in ${GRIDS:-1x2 2x1}; do
+        [ "$(np_of "$g")" = 2 ] || continue
+        step "wide: $g, n = $N2, nb 8192" 40 "${MPI[@]}" -np 2 $BIN $W --nb 8192 --grid "$g" --sizes $N2 --reps 3
+        step "wide: $g, n = $N3, nb 8192" 75 "${MPI[@]}" -np 2 $BIN $W --nb 8192 --grid "$g" --sizes $N3 --reps 1
+    done
 fi
 if want ctas; then
     for c in 2 8; do
