@@ -17,6 +17,15 @@ bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 skp() { echo "SKIP: $*"; skip=$((skip + 1)); }
 finish() { echo; echo "$pass passed, $fail failed, $skip skipped"; [ "$fail" -eq 0 ]; exit $?; }
 
+# A GPU host may lack ScaLAPACK (stage 13 links it for its CPU baseline): the carried one, put in
+# place as bench-gpus.sh does, where there is one (.dist-carry); else a skip with make's reason.
+not_here() { make -s missing-stages | awk '$1 == "13_distributed" { $1 = ""; print substr($0, 2) }'; }
+why=$(not_here)
+if [[ $why == "needs ScaLAPACK"* ]] && [ -f "${DIST_CARRY:-.dist-carry}/libscalapack-openmpi.so.2.2" ]; then
+    (. 13_distributed/find-scalapack.sh) >"$LOG/scalapack.out" 2>&1
+    why=$(not_here)
+fi
+if [ -n "$why" ]; then skp "stage 13 is not built here: $why"; finish; fi
 if make -s "$BIN" >"$LOG/build.log" 2>&1; then ok "build: stage 13"; else
     bad "build (see $LOG/build.log)"; tail -n 15 "$LOG/build.log" | sed 's/^/    /'; finish; fi
 if ! "$BIN" --list | grep -q '^summa_nccl '; then

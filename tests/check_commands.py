@@ -352,10 +352,24 @@ def check_binary(toks, env, cwd):
     rc, outp = run_binary(small, env, cwd)
     return rc, "$ " + shlex.join(small) + "\n" + outp
 
+NOT_HERE = 78   # a command for a stage this machine cannot build (make missing-stages): a skip
+_missing = None
+
+def missing_stages():
+    """{"13": why} for each stage that make leaves out here (a dependency it lacks)"""
+    global _missing
+    if _missing is None:
+        out = subprocess.run(["make", "-s", "missing-stages"], capture_output=True, text=True,
+                             stdin=subprocess.DEVNULL).stdout
+        _missing = {l.split()[0][:2]: l.split(None, 1)[1] for l in out.splitlines() if len(l.split()) > 1}
+    return _missing
+
 def check_make(toks, env, cwd):
     vars_ = dict(t.split("=", 1) for t in toks[1:] if "=" in t and not t.startswith("-"))
     for key in ("STAGE", "STAGES"):
         for s in vars_.get(key, "").split():
+            if s in missing_stages():
+                return NOT_HERE, f"stage {s} is not built here: {missing_stages()[s]}"
             if s not in STAGE_DIRS:
                 return 2, f"{key}={s}: no such stage (make list-stages)"
     targets = [t for t in toks[1:] if not t.startswith("-") and "=" not in t]
@@ -417,6 +431,8 @@ def check_one(text, where, tree, stub, gpu):
     took = f" ({secs:.0f} s)" if secs >= 5 else ""
     if rc == 0:
         report("PASS", f"{where}: {text}{took}")
+    elif rc == NOT_HERE:
+        report("SKIP", f"{where}: {text} ({outp})")
     elif rc == 77 and gpu and not GPU_MODE:
         report("SKIP", f"{where}: {text} (no CUDA device here: make test-gpu checks it)")
     elif rc == 77 and not gpu:

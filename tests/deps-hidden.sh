@@ -64,6 +64,19 @@ for hide in "MPICC=" "DIST_SCALAPACK_LIB=none"; do
     fi
 done
 
+# ---- ScaLAPACK hidden on a GPU host (none carried): 13's GPU tests, and the chapter's
+#      `make test-gpu STAGES=13`, skip with make's reason instead of failing to build
+DIST_SCALAPACK_LIB=none DIST_CARRY="$EMPTY" bash 13_distributed/custom-tests-gpu.sh >"$LOG/scal-gpu.out" 2>&1
+code=$?
+DIST_SCALAPACK_LIB=none bash tests/check-commands.sh --gpu 13_distributed/README.md >"$LOG/scal-cmds.out" 2>&1
+if [ $code -eq 0 ] && grep -q '^SKIP: stage 13 is not built here: needs ScaLAPACK' "$LOG/scal-gpu.out" &&
+   grep -q '^0 passed, 0 failed, 1 skipped$' "$LOG/scal-gpu.out" &&
+   grep -q '^SKIP: .*make test-gpu STAGES=13 (stage 13 is not built here: needs ScaLAPACK' "$LOG/scal-cmds.out"; then
+    pass "ScaLAPACK hidden: 13_distributed/custom-tests-gpu.sh and the chapter's make test-gpu STAGES=13 skip, saying why"
+else
+    fail "ScaLAPACK hidden: custom-tests-gpu.sh exit $code ($LOG/scal-gpu.out), or no skip for make test-gpu STAGES=13 ($LOG/scal-cmds.out)"
+fi
+
 # ---- matplotlib: the plot test skips (77), make plots says what is missing
 PLOT_PYTHON=none sh tests/test_plot.sh >"$LOG/plot.out" 2>&1
 code=$?
