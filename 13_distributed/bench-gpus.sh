@@ -149,9 +149,9 @@ if want split; then
 fi
 if want wide && [ -n "${ONLY:-}" ]; then
     for g in ${GRIDS:-1x2 2x1}; do
-        [ "$(np_of "$g")" = 2 ] || continue
+        if [ "$(np_of "$g")" != 2 ]; then echo "== wide: $g is not a grid of two GPUs: skipped"; continue; fi
         step "wide: $g, n = $N2, nb 8192" 40 "${MPI[@]}" -np 2 $BIN $W --nb 8192 --grid "$g" --sizes $N2 --reps 3
-        step "wide: $g, n = $N3, nb 8192" 75 "${MPI[@]}" -np 2 $BIN $W --nb 8192 --grid "$g" --sizes $N3 --reps 1
+        step "wide: $g, n = $N3, nb 8192" 90 "${MPI[@]}" -np 2 $BIN $W --nb 8192 --grid "$g" --sizes $N3 --reps 1
     done
 fi
 if want ctas; then

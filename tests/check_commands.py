@@ -352,26 +352,27 @@ def check_binary(toks, env, cwd):
     rc, outp = run_binary(small, env, cwd)
     return rc, "$ " + shlex.join(small) + "\n" + outp
 
-NOT_HERE = 78   # a command for a stage this machine cannot build (make missing-stages): a skip
-_missing = None
+NOT_HERE = 1000  # (not an exit status) a command for a stage this machine cannot build: a skip
 
-def missing_stages():
-    """{"13": why} for each stage that make leaves out here (a dependency it lacks)"""
-    global _missing
-    if _missing is None:
-        out = subprocess.run(["make", "-s", "missing-stages"], capture_output=True, text=True,
-                             stdin=subprocess.DEVNULL).stdout
-        _missing = {l.split()[0][:2]: l.split(None, 1)[1] for l in out.splitlines() if len(l.split()) > 1}
-    return _missing
+def missing_stages(make_args, env, cwd):
+    """{"13": why} for each stage that make leaves out here (a dependency it lacks), asked with
+    the quoted command's VAR=value arguments and environment"""
+    r = subprocess.run(["make", "-s", "missing-stages"] + make_args, capture_output=True, text=True,
+                       env={**os.environ, **env}, cwd=cwd, stdin=subprocess.DEVNULL)
+    if r.returncode != 0:
+        return {}
+    return {l.split()[0][:2]: l.split(None, 1)[1] for l in r.stdout.splitlines() if len(l.split()) > 1}
 
 def check_make(toks, env, cwd):
     vars_ = dict(t.split("=", 1) for t in toks[1:] if "=" in t and not t.startswith("-"))
-    for key in ("STAGE", "STAGES"):
-        for s in vars_.get(key, "").split():
-            if s in missing_stages():
-                return NOT_HERE, f"stage {s} is not built here: {missing_stages()[s]}"
-            if s not in STAGE_DIRS:
-                return 2, f"{key}={s}: no such stage (make list-stages)"
+    named = [(key, s) for key in ("STAGE", "STAGES") for s in vars_.get(key, "").split()]
+    missing = missing_stages([t for t in toks[1:] if "=" in t and not t.startswith("-")], env, cwd) if named else {}
+    for key, s in named:
+        if s not in STAGE_DIRS and s not in missing:
+            return 2, f"{key}={s}: no such stage (make list-stages)"
+    for key, s in named:
+        if s in missing:
+            return NOT_HERE, f"stage {s} is not built here: {missing[s]}"
     targets = [t for t in toks[1:] if not t.startswith("-") and "=" not in t]
     if targets and all(t.startswith("build/") for t in targets):
         # a build product (a probe, a grade build): build it for real, so that the commands

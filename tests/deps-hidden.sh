@@ -66,6 +66,11 @@ done
 
 # ---- ScaLAPACK hidden on a GPU host (none carried): 13's GPU tests, and the chapter's
 #      `make test-gpu STAGES=13`, skip with make's reason instead of failing to build
+if make -s missing-stages | grep -q '^13_distributed '; then
+    skip "ScaLAPACK hidden on a GPU host: stage 13 is not built here even with it ($(make -s missing-stages | grep '^13_distributed '))"
+elif ! command -v python3 >/dev/null; then
+    skip "ScaLAPACK hidden on a GPU host: no python3 for tests/check-commands.sh"
+else
 DIST_SCALAPACK_LIB=none DIST_CARRY="$EMPTY" bash 13_distributed/custom-tests-gpu.sh >"$LOG/scal-gpu.out" 2>&1
 code=$?
 DIST_SCALAPACK_LIB=none bash tests/check-commands.sh --gpu 13_distributed/README.md >"$LOG/scal-cmds.out" 2>&1
@@ -75,6 +80,7 @@ if [ $code -eq 0 ] && grep -q '^SKIP: stage 13 is not built here: needs ScaLAPAC
     pass "ScaLAPACK hidden: 13_distributed/custom-tests-gpu.sh and the chapter's make test-gpu STAGES=13 skip, saying why"
 else
     fail "ScaLAPACK hidden: custom-tests-gpu.sh exit $code ($LOG/scal-gpu.out), or no skip for make test-gpu STAGES=13 ($LOG/scal-cmds.out)"
+fi
 fi
 
 # ---- matplotlib: the plot test skips (77), make plots says what is missing
