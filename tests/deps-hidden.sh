@@ -71,16 +71,16 @@ if make -s missing-stages | grep -q '^13_distributed '; then
 elif ! command -v python3 >/dev/null; then
     skip "ScaLAPACK hidden on a GPU host: no python3 for tests/check-commands.sh"
 else
-DIST_SCALAPACK_LIB=none DIST_CARRY="$EMPTY" bash 13_distributed/custom-tests-gpu.sh >"$LOG/scal-gpu.out" 2>&1
-code=$?
-DIST_SCALAPACK_LIB=none bash tests/check-commands.sh --gpu 13_distributed/README.md >"$LOG/scal-cmds.out" 2>&1
-if [ $code -eq 0 ] && grep -q '^SKIP: stage 13 is not built here: needs ScaLAPACK' "$LOG/scal-gpu.out" &&
-   grep -q '^0 passed, 0 failed, 1 skipped$' "$LOG/scal-gpu.out" &&
-   grep -q '^SKIP: .*make test-gpu STAGES=13 (stage 13 is not built here: needs ScaLAPACK' "$LOG/scal-cmds.out"; then
-    pass "ScaLAPACK hidden: 13_distributed/custom-tests-gpu.sh and the chapter's make test-gpu STAGES=13 skip, saying why"
-else
-    fail "ScaLAPACK hidden: custom-tests-gpu.sh exit $code ($LOG/scal-gpu.out), or no skip for make test-gpu STAGES=13 ($LOG/scal-cmds.out)"
-fi
+    DIST_SCALAPACK_LIB=none DIST_CARRY="$EMPTY" bash 13_distributed/custom-tests-gpu.sh >"$LOG/scal-gpu.out" 2>&1
+    code=$?
+    DIST_SCALAPACK_LIB=none bash tests/check-commands.sh --gpu 13_distributed/README.md >"$LOG/scal-cmds.out" 2>&1
+    if [ $code -eq 0 ] && grep -q '^SKIP: stage 13 is not built here: needs ScaLAPACK' "$LOG/scal-gpu.out" &&
+       grep -q '^0 passed, 0 failed, 1 skipped$' "$LOG/scal-gpu.out" &&
+       grep -q '^SKIP: .*make test-gpu STAGES=13 (stage 13 is not built here: needs ScaLAPACK' "$LOG/scal-cmds.out"; then
+        pass "ScaLAPACK hidden: 13_distributed/custom-tests-gpu.sh and the chapter's make test-gpu STAGES=13 skip, saying why"
+    else
+        fail "ScaLAPACK hidden: custom-tests-gpu.sh exit $code ($LOG/scal-gpu.out), or no skip for make test-gpu STAGES=13 ($LOG/scal-cmds.out)"
+    fi
 fi
 
 # ---- matplotlib: the plot test skips (77), make plots says what is missing
