@@ -37,7 +37,8 @@ cd "$(dirname "$0")/.."
 out=${1:?usage: 05_simd/bench-host.sh OUTDIR}
 . scripts/check-steps.sh
 # shellcheck disable=SC2086  # STEPS is a list of words
-check_steps 05_simd/bench-host.sh STEPS "peak grid big split avx2 scale04" ${STEPS:-}
+ALL_STEPS="peak grid big split avx2 scale04"
+check_steps 05_simd/bench-host.sh STEPS "$ALL_STEPS" ${STEPS:-}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 exec > >(tee -a "$out/bench-host.log") 2>&1
@@ -132,7 +133,7 @@ scale04() {
 }
 
 export -f peak run05 grid big split avx2 scale04
-for s in ${STEPS:-peak grid big split avx2 scale04}; do
+for s in ${STEPS:-$ALL_STEPS}; do
     case $s in
         peak) step peak 40 ;;
         grid) step grid 150 ;;

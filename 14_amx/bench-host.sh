@@ -28,7 +28,8 @@ cd "$(dirname "$0")/.."
 out=${1:?usage: 14_amx/bench-host.sh OUTDIR}
 . scripts/check-steps.sh
 # shellcheck disable=SC2086  # STEPS is a list of words
-check_steps 14_amx/bench-host.sh STEPS "probe peak bf16 fp32 wall" ${STEPS:-}
+ALL_STEPS="probe peak bf16 fp32 wall"
+check_steps 14_amx/bench-host.sh STEPS "$ALL_STEPS" ${STEPS:-}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 exec > >(tee -a "$out/bench-host.log") 2>&1
@@ -60,7 +61,7 @@ N2=${N2:-4096} N3=${N3:-8192}
 T=$(nproc)
 THREADS=${THREADS:-1 $T}
 TLIST=$(echo "$THREADS" | tr ' ' ,)
-for s in ${STEPS:-probe peak bf16 fp32 wall}; do
+for s in ${STEPS:-$ALL_STEPS}; do
     case $s in
         probe) step probe 60 sh -c "./14_amx/amx --peak | tee -a $out/peak.txt; ./14_amx/amx --peak --threads $T | tee -a $out/peak.txt; ./14_amx/amx --probe >> $out/probe.txt" ;;
         peak) step peak 60 build/peak --quick --csv "$out/peak.csv" ;;

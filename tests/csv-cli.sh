@@ -531,7 +531,8 @@ if make -s build/rel/05_simd/probe >"$LOG/probe-build.out" 2>&1; then
     P=build/rel/05_simd/probe
     for a in "kernels 0 5 64,64,6" "kernels 2 abc 64,64,6" "kernel 3 bogus 64,64,6" \
         "kernels 2 3 avx512_6x64" "kernel 3 512,256,96x2junk" "phases 2 1 512/u8/bogus" \
-        "phases 2 1 512/u-3" "blocks 2 1 256 0,0,0/ownx" "blocks 2 1 256 0,0,0junk"; do
+        "phases 2 1 512/u-3" "blocks 2 1 256 0,0,0/ownx" "blocks 2 1 256 0,0,0junk" \
+        "blocks 2 1 25x 0,0,0" "packing 1 1 0" "share 1 1 64abc"; do
         # shellcheck disable=SC2086  # a is the arguments
         refused "probe $a" "probe-$(echo "$a" | tr -c 'a-z0-9' _)" $P $a
     done

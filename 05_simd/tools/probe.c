@@ -293,20 +293,22 @@ static void do_nothing(int kc, const float *a, const float *b, float alpha, floa
 
 static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
 {
-    if (reps < 1 || reps > MAX_REPS)
+    int n = 0, nsets = packing ? 1 : argc - 1;
+    if (!int_arg("N", argv[0], 1, 1 << 20, &n))
         return 2;
+    if (nsets < 1 || nsets > MAX_SETS - 1) {
+        fprintf(stderr, "probe blocks: expects 1 to %d sets, got %d\n", MAX_SETS - 1, nsets);
+        return 2;
+    }
     omp_set_num_threads(threads);
     openblas_set_num_threads(threads);
     const microkernel *best = microkernel_best();
     /* the same packing as gemm_simd's when it packs A (A is always packed here) */
     const microkernel nothing = {"nothing", best->mr, best->nr, do_nothing, best->cpu_has,
                                  best->needs, NULL, best->pack_a};
-    const int n = atoi(argv[0]);
-    int nsets = packing ? 1 : argc - 1, blk[MAX_SETS][3] = {{0}}, split[MAX_SETS] = {0},
-        units[MAX_SETS] = {0}, nolook[MAX_SETS] = {0};
+    int blk[MAX_SETS][3] = {{0}}, split[MAX_SETS] = {0}, units[MAX_SETS] = {0},
+        nolook[MAX_SETS] = {0};
     const microkernel *uks[MAX_SETS];
-    if (n < 1 || nsets < 1 || nsets > MAX_SETS - 1)
-        return 2;
     for (int s = 0; !packing && s < nsets; s++) {
         const char *set = argv[1 + s], *colon = strchr(set, ':');
         uks[s] = best;
@@ -484,16 +486,15 @@ static int probe_phases(int threads, int reps, const char *arg)
     return 0;
 }
 
-static int probe_share(int threads, int reps, int n)
+static int probe_share(int threads, int reps, const char *arg)
 {
+    int n = 0;
+    if (!int_arg("N", arg, 1, 1 << 20, &n))
+        return 2;
     const fma_measure *fm = fma_loop();
     if (!fm) {
         fprintf(stderr, "probe share: this CPU has no AVX-512\n");
         return 77;
-    }
-    if (threads < 1 || reps < 1 || reps > MAX_REPS || n < 1) {
-        fprintf(stderr, "probe share: need THREADS >= 1, 1 <= REPS <= %d, N >= 1\n", MAX_REPS);
-        return 2;
     }
     omp_set_dynamic(0); /* as build/peak: all the threads asked for */
     omp_set_num_threads(threads);
@@ -504,7 +505,7 @@ static int probe_share(int threads, int reps, int n)
     const double flop = 2.0 * (double)n * n * n;
     const size_t nn = (size_t)n * n;
     float *A = filled(nn, 1), *B = filled(nn, 2), *C = filled(nn, 3);
-    double peak[MAX_REPS], gemm[MAX_REPS], ratio[MAX_REPS];
+    double peak[MAX_REPS] = {0}, gemm[MAX_REPS] = {0}, ratio[MAX_REPS] = {0};
     printf("share n=%d threads=%d: %d pairs of (fma_avx512, fastest of 3 runs of %ld iterations"
            ") then one gemm_simd\n", n, threads, reps, iters);
     for (int r = -1; r < reps; r++) { /* pair -1 warms up */
@@ -571,7 +572,7 @@ int main(int argc, char **argv)
     if (argc >= 5 && strcmp(argv[1], "share") == 0) {
         int rc = 0;
         for (int i = 4; i < argc && rc == 0; i++)
-            rc = probe_share(threads, reps, atoi(argv[i]));
+            rc = probe_share(threads, reps, argv[i]);
         return rc;
     }
     fprintf(stderr, "usage: probe kernel ROUNDS [KERNEL] KC,NC,MC[xREPEAT] ...\n"
