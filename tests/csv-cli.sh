@@ -536,6 +536,18 @@ if make -s build/rel/05_simd/probe >"$LOG/probe-build.out" 2>&1; then
         # shellcheck disable=SC2086  # a is the arguments
         refused "probe $a" "probe-$(echo "$a" | tr -c 'a-z0-9' _)" $P $a
     done
+    # as an AVX2 CPU: no kernel named is the dispatch's (it was avx512_6x64: exit 77), and the
+    # set "fma" is the AVX2 FMA loop (it needed AVX-512)
+    run probe-as-avx2 env GEMM_HIDE_ISA=avx512 $P kernel 3 fma 64,16,6x10
+    if ! grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
+        [ "$rc" -eq 77 ] && pass "probe kernel fma, no AVX2 here -> exit 77" ||
+            fail "probe kernel fma, no AVX2 here -> exit $rc (want 77; $LOG/probe-as-avx2.*)"
+    elif [ "$rc" -eq 0 ] && grep -q '^the FMA loop (fma_avx2,' "$LOG/probe-as-avx2.out" &&
+        grep -q '^kernel avx2_6x16 ' "$LOG/probe-as-avx2.out"; then
+        pass "probe kernel fma as an AVX2 CPU: the AVX2 FMA loop and avx2_6x16"
+    else
+        fail "probe kernel fma as an AVX2 CPU -> exit $rc (want 0, fma_avx2 and avx2_6x16; $LOG/probe-as-avx2.*)"
+    fi
 else
     fail "build/rel/05_simd/probe did not build ($LOG/probe-build.out)"
 fi

@@ -4,7 +4,7 @@
  *
  *   make build/rel/05_simd/probe      (a program of its own, not part of the stage's)
  *   build/rel/05_simd/probe kernel ROUNDS [KERNEL] KC,NC,MC[xREPEAT] ...
- *       a micro-kernel alone (default avx512_6x64; or avx2_6x16, generic ...), over an MC x KC
+ *       a micro-kernel alone (default the dispatch's; or avx2_6x16, generic ...), over an MC x KC
  *       block of A and a KC x NC block of B that are already packed (and in cache): the five
  *       loops' inner two, no packing, C in cache. xREPEAT: the blocks REPEAT times a round
  *       (blocks small enough for L1 take too little time to time once).
@@ -13,7 +13,8 @@
  *       L3 or memory traffic): what one core's kernel keeps of its rate when every core runs
  *       it; a thread's rate from the slowest thread's time, and the mean of the threads' own.
  *       Both print the cores' clock after each set (a chain of dependent multiplies, timed), and
- *       the set "fma" is build/peak's AVX-512 FMA loop: the clock under FMAs alone.
+ *       the set "fma" is build/peak's widest FMA loop here (AVX-512, else AVX2): the clock under
+ *       FMAs alone.
  *   build/rel/05_simd/probe packing THREADS REPS N ...
  *       the five loops with a micro-kernel that does nothing (packing and loop overhead
  *       only), then the whole gemm_simd, alternated: packing's share of an N^3 product.
@@ -26,7 +27,7 @@
  *       repetition; each ratio is the median of run-by-run ratios, to the first set (above 1:
  *       faster than the first) and to OpenBLAS (above 1: faster than OpenBLAS).
  *   build/rel/05_simd/probe share THREADS REPS N ...
- *       the share of the peak, pair by pair: build/peak's AVX-512 FMA loop (its fastest of 3
+ *       the share of the peak, pair by pair: build/peak's widest FMA loop (its fastest of 3
  *       runs of 0.03 s, the run length build/peak uses), then one gemm_simd call of N^3, REPS
  *       times; each pair's ratio GEMM GFLOP/s / peak GFLOP/s, so that both figures come from
  *       the same fraction of a second, and the medians and the best of the three series.
@@ -174,14 +175,18 @@ static double clock_ghz(void)
 #endif
 }
 
-/* build/peak's AVX-512 FMA loop (registers only, no loads), or NULL: probe share's ceiling, and
- * probe kernel(s)' set "fma" (its rate and the clock under it beside the kernel's sets) */
+/* build/peak's widest FMA loop this CPU runs (registers only, no loads): AVX-512's, else AVX2's,
+ * else NULL. probe share's ceiling, and probe kernel(s)' set "fma" (its rate and the clock under
+ * it beside the kernel's sets). */
 static const fma_measure *fma_loop(void)
 {
     static fma_measure fms[PEAK_MAX_FMA];
-    for (int k = 0, nfm = fma_measures(fms); k < nfm; k++)
-        if (strcmp(fms[k].name, "fma_avx512") == 0 && fms[k].available)
-            return &fms[k];
+    const int nfm = fma_measures(fms);
+    const char *widest_first[] = {"fma_avx512", "fma_avx2"};
+    for (int w = 0; w < 2; w++)
+        for (int k = 0; k < nfm; k++)
+            if (strcmp(fms[k].name, widest_first[w]) == 0 && fms[k].available)
+                return &fms[k];
     return NULL;
 }
 
@@ -189,7 +194,7 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
 {
     const char *name = nsets > 0 && !strchr(sets[0], ',') && strcmp(sets[0], "fma") != 0
                            ? (nsets--, *sets++)
-                           : "avx512_6x64";
+                           : microkernel_best()->name;
     int rc = 0;
     const microkernel *uk = kernel_named("kernel", name, &rc);
     if (!uk)
@@ -209,7 +214,7 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
         rep[s] = 1;
         if (strcmp(sets[s], "fma") == 0) {
             if (!(fm = fma_loop())) {
-                fprintf(stderr, "probe kernel: the set 'fma' needs AVX-512\n");
+                fprintf(stderr, "probe kernel: the set 'fma' needs AVX2 and FMA, or AVX-512\n");
                 return 77;
             }
             fma_iters = calibrate_fma(fm, 0.002);
@@ -493,7 +498,7 @@ static int probe_share(int threads, int reps, const char *arg)
         return 2;
     const fma_measure *fm = fma_loop();
     if (!fm) {
-        fprintf(stderr, "probe share: this CPU has no AVX-512\n");
+        fprintf(stderr, "probe share: this CPU has no FMA loop to compare with (AVX2 and FMA, or AVX-512)\n");
         return 77;
     }
     omp_set_dynamic(0); /* as build/peak: all the threads asked for */
@@ -506,8 +511,8 @@ static int probe_share(int threads, int reps, const char *arg)
     const size_t nn = (size_t)n * n;
     float *A = filled(nn, 1), *B = filled(nn, 2), *C = filled(nn, 3);
     double peak[MAX_REPS] = {0}, gemm[MAX_REPS] = {0}, ratio[MAX_REPS] = {0};
-    printf("share n=%d threads=%d: %d pairs of (fma_avx512, fastest of 3 runs of %ld iterations"
-           ") then one gemm_simd\n", n, threads, reps, iters);
+    printf("share n=%d threads=%d: %d pairs of (%s, fastest of 3 runs of %ld iterations"
+           ") then one gemm_simd\n", n, threads, reps, fm->name, iters);
     for (int r = -1; r < reps; r++) { /* pair -1 warms up */
         double tp = 1e30;
         for (int i = 0; i < 3; i++) {
