@@ -535,18 +535,35 @@ if make -s build/rel/05_simd/probe >"$LOG/probe-build.out" 2>&1; then
         "blocks 2 1 25x 0,0,0" "packing 1 1 0" "share 1 1 64abc"; do
         # shellcheck disable=SC2086  # a is the arguments
         refused "probe $a" "probe-$(echo "$a" | tr -c 'a-z0-9' _)" $P $a
+        # the same as an AVX2 CPU: bad input is exit 2 before the CPU is asked (a kernel named
+        # that this CPU lacks was exit 77 before the rest was read)
+        # shellcheck disable=SC2086
+        refused "probe $a, as an AVX2 CPU" "probe-avx2-$(echo "$a" | tr -c 'a-z0-9' _)" \
+            env GEMM_HIDE_ISA=avx512 $P $a
     done
-    # as an AVX2 CPU: no kernel named is the dispatch's (it was avx512_6x64: exit 77), and the
-    # set "fma" is the AVX2 FMA loop (it needed AVX-512)
-    run probe-as-avx2 env GEMM_HIDE_ISA=avx512 $P kernel 3 fma 64,16,6x10
-    if ! grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
-        [ "$rc" -eq 77 ] && pass "probe kernel fma, no AVX2 here -> exit 77" ||
-            fail "probe kernel fma, no AVX2 here -> exit $rc (want 77; $LOG/probe-as-avx2.*)"
-    elif [ "$rc" -eq 0 ] && grep -q '^the FMA loop (fma_avx2,' "$LOG/probe-as-avx2.out" &&
-        grep -q '^kernel avx2_6x16 ' "$LOG/probe-as-avx2.out"; then
-        pass "probe kernel fma as an AVX2 CPU: the AVX2 FMA loop and avx2_6x16"
-    else
-        fail "probe kernel fma as an AVX2 CPU -> exit $rc (want 0, fma_avx2 and avx2_6x16; $LOG/probe-as-avx2.*)"
+    if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
+        # as an AVX2 CPU: no kernel named is the dispatch's (it was avx512_6x64: exit 77), and
+        # the set "fma" and probe share use the AVX2 FMA loop (they needed AVX-512)
+        run probe-as-avx2 env GEMM_HIDE_ISA=avx512 $P kernel 3 fma 64,16,6x10
+        if [ "$rc" -eq 0 ] && grep -q '^the FMA loop (fma_avx2,' "$LOG/probe-as-avx2.out" &&
+            grep -q '^kernel avx2_6x16 ' "$LOG/probe-as-avx2.out"; then
+            pass "probe kernel fma as an AVX2 CPU: the AVX2 FMA loop and avx2_6x16"
+        else
+            fail "probe kernel fma as an AVX2 CPU -> exit $rc (want 0, fma_avx2 and avx2_6x16; $LOG/probe-as-avx2.*)"
+        fi
+        run probe-share-avx2 env GEMM_HIDE_ISA=avx512 $P share 1 1 64
+        [ "$rc" -eq 0 ] && grep -q '^share n=64 threads=1: 1 pairs of (fma_avx2,' "$LOG/probe-share-avx2.out" &&
+            pass "probe share as an AVX2 CPU: against the AVX2 FMA loop" ||
+            fail "probe share as an AVX2 CPU -> exit $rc (want 0 and fma_avx2; $LOG/probe-share-avx2.*)"
+    fi
+    # no SIMD FMA at all (x86 with AVX2 hidden): the set "fma" and probe share, exit 77, one line
+    if grep -qw sse2 /proc/cpuinfo 2>/dev/null; then
+        for a in "kernel 3 fma 64,16,6x10" "share 1 1 64"; do
+            run probe-no-fma env GEMM_HIDE_ISA=avx2 $P $a
+            [ "$rc" -eq 77 ] && [ "$(wc -l <"$LOG/probe-no-fma.err")" -eq 1 ] &&
+                pass "probe $a without AVX2 -> exit 77: $(cat "$LOG/probe-no-fma.err")" ||
+                fail "probe $a without AVX2 -> exit $rc (want 77, one line; $LOG/probe-no-fma.*)"
+        done
     fi
 else
     fail "build/rel/05_simd/probe did not build ($LOG/probe-build.out)"

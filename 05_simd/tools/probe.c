@@ -13,8 +13,8 @@
  *       L3 or memory traffic): what one core's kernel keeps of its rate when every core runs
  *       it; a thread's rate from the slowest thread's time, and the mean of the threads' own.
  *       Both print the cores' clock after each set (a chain of dependent multiplies, timed), and
- *       the set "fma" is build/peak's widest FMA loop here (AVX-512, else AVX2): the clock under
- *       FMAs alone.
+ *       the set "fma" is build/peak's widest FMA loop here (AVX-512, else AVX2, else NEON;
+ *       whichever kernel is named): the clock under FMAs alone.
  *   build/rel/05_simd/probe packing THREADS REPS N ...
  *       the five loops with a micro-kernel that does nothing (packing and loop overhead
  *       only), then the whole gemm_simd, alternated: packing's share of an N^3 product.
@@ -83,26 +83,31 @@ static double minimum(const double *v, int n)
     return m;
 }
 
-/* A micro-kernel by its variant name ("avx2_6x16"), or NULL: with a message, and exit status 77
- * (*rc) for a kernel this CPU cannot run, 2 for a name there is no kernel of. */
-static const microkernel *kernel_named(const char *who, const char *name, int *rc)
+/* A micro-kernel by its variant name ("avx2_6x16"), or NULL with a message (exit status 2: there
+ * is no kernel of that name). Whether this CPU runs it is asked after every argument was read
+ * (runs_here): bad input is exit 2 on every CPU. */
+static const microkernel *kernel_named(const char *who, const char *name)
 {
     const microkernel *all[] = {&uk_avx512_6x64, &uk_avx512_14x32, &uk_avx2_6x16,
                                 &uk_generic_6x16, &uk_omp_simd_6x64};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        if (strcmp(all[i]->name, name) == 0) {
-            if (all[i]->cpu_has())
-                return all[i];
-            fprintf(stderr, "probe %s: this CPU cannot run the kernel '%s'\n", who, name);
-            *rc = 77;
-            return NULL;
-        }
+        if (strcmp(all[i]->name, name) == 0)
+            return all[i];
     fprintf(stderr, "probe %s: no kernel '%s' (", who, name);
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         fprintf(stderr, "%s%s", i ? ", " : "", all[i]->name);
     fprintf(stderr, ")\n");
-    *rc = 2;
     return NULL;
+}
+
+/* 1 if this CPU runs the kernel; else 0, with a message (exit status 77). */
+static int runs_here(const char *who, const microkernel *uk)
+{
+    if (uk->cpu_has())
+        return 1;
+    fprintf(stderr, "probe %s: this CPU cannot run the kernel '%s' (it needs %s)\n", who, uk->name,
+            uk->needs);
+    return 0;
 }
 
 /* A whole-string integer in [lo, hi] into *v; else a one-line message and 0. */
@@ -176,14 +181,14 @@ static double clock_ghz(void)
 }
 
 /* build/peak's widest FMA loop this CPU runs (registers only, no loads): AVX-512's, else AVX2's,
- * else NULL. probe share's ceiling, and probe kernel(s)' set "fma" (its rate and the clock under
- * it beside the kernel's sets). */
+ * else NEON's, else NULL, whichever kernel is timed beside it. probe share's ceiling, and probe
+ * kernel(s)' set "fma" (its rate and the clock under it beside the kernel's sets). */
 static const fma_measure *fma_loop(void)
 {
     static fma_measure fms[PEAK_MAX_FMA];
     const int nfm = fma_measures(fms);
-    const char *widest_first[] = {"fma_avx512", "fma_avx2"};
-    for (int w = 0; w < 2; w++)
+    const char *widest_first[] = {"fma_avx512", "fma_avx2", "fma_neon"};
+    for (int w = 0; w < 3; w++)
         for (int k = 0; k < nfm; k++)
             if (strcmp(fms[k].name, widest_first[w]) == 0 && fms[k].available)
                 return &fms[k];
@@ -195,10 +200,9 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
     const char *name = nsets > 0 && !strchr(sets[0], ',') && strcmp(sets[0], "fma") != 0
                            ? (nsets--, *sets++)
                            : microkernel_best()->name;
-    int rc = 0;
-    const microkernel *uk = kernel_named("kernel", name, &rc);
+    const microkernel *uk = kernel_named("kernel", name);
     if (!uk)
-        return rc;
+        return 2;
     if (nsets < 1 || nsets > MAX_SETS) {
         fprintf(stderr, "probe kernel: expects 1 to %d sets KC,NC,MC[xREPEAT] or fma, got %d\n",
                 MAX_SETS, nsets);
@@ -212,14 +216,9 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
     for (int s = 0; s < nsets; s++) {
         char x = 0;
         rep[s] = 1;
-        if (strcmp(sets[s], "fma") == 0) {
-            if (!(fm = fma_loop())) {
-                fprintf(stderr, "probe kernel: the set 'fma' needs AVX2 and FMA, or AVX-512\n");
-                return 77;
-            }
-            fma_iters = calibrate_fma(fm, 0.002);
+        if (strcmp(sets[s], "fma") == 0) { /* timed below, once every set was read */
             kc[s] = nc[s] = mc[s] = 0;
-            flop[s] = 2.0 * fm->lanes * fm->chains * (double)fma_iters;
+            flop[s] = 0;
             continue;
         }
         int used = 0, used_x = 0;
@@ -237,6 +236,20 @@ static int probe_kernel(int threads, int rounds, int nsets, char **sets)
         bmax = (size_t)nc[s] * kc[s] > bmax ? (size_t)nc[s] * kc[s] : bmax;
         cmax = (size_t)mc[s] * nc[s] > cmax ? (size_t)mc[s] * nc[s] : cmax;
     }
+    /* every argument read: now what this CPU can run */
+    if (!runs_here("kernel", uk))
+        return 77;
+    for (int s = 0; s < nsets; s++)
+        if (kc[s] == 0) { /* the set "fma" */
+            if (!fm && !(fm = fma_loop())) {
+                fprintf(stderr, "probe kernel: the set 'fma' needs an FMA loop this CPU runs "
+                                "(AVX2 and FMA, AVX-512 or NEON)\n");
+                return 77;
+            }
+            if (!fma_iters)
+                fma_iters = calibrate_fma(fm, 0.002);
+            flop[s] = 2.0 * fm->lanes * fm->chains * (double)fma_iters;
+        }
     /* t[s][r]: the round's time on the slowest thread (what a barrier waits for); own: each
      * thread's own time, for the mean of the threads' rates */
     static double t[MAX_SETS][MAX_REPS], own[MAX_SETS][MAX_REPS], ghz[MAX_SETS][MAX_REPS];
@@ -320,9 +333,8 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
         if (colon) {
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)(colon - set), set);
-            int rc = 0;
-            if (!(uks[s] = kernel_named("blocks", name, &rc)))
-                return rc;
+            if (!(uks[s] = kernel_named("blocks", name)))
+                return 2;
             set = colon + 1;
         }
         const char *slash = strchr(set, '/');
@@ -335,6 +347,9 @@ static int probe_gemm(int packing, int threads, int reps, int argc, char **argv)
             return 2;
         }
     }
+    for (int s = 0; !packing && s < nsets; s++) /* every argument read: what this CPU can run */
+        if (!runs_here("blocks", uks[s]))
+            return 77;
     const size_t nn = (size_t)n * n;
     float *A = filled(nn, 1), *B = filled(nn, 2), *C = filled(nn, 3);
     static double t[MAX_SETS][MAX_REPS];
@@ -498,7 +513,8 @@ static int probe_share(int threads, int reps, const char *arg)
         return 2;
     const fma_measure *fm = fma_loop();
     if (!fm) {
-        fprintf(stderr, "probe share: this CPU has no FMA loop to compare with (AVX2 and FMA, or AVX-512)\n");
+        fprintf(stderr, "probe share: this CPU has no FMA loop to compare with (AVX2 and FMA, AVX-512 or "
+                        "NEON)\n");
         return 77;
     }
     omp_set_dynamic(0); /* as build/peak: all the threads asked for */
