@@ -21,14 +21,15 @@ mkdir -p "$LOG"
 SIMD=05_simd/simd
 NAIVE=01_naive/naive
 
-# the kernel class this CPU merits, as the harness computes it (AVX-512 needs F, BW, VL and DQ)
-flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
-has() { echo "$flags" | grep -qw "$1"; }
+# the kernel class this CPU merits, as the harness sees it (AVX-512 needs F, BW, VL and DQ;
+# GEMM_HIDE_ISA, when set, hides from build/cpu-class what it hides from the programs)
+make -s build/cpu-class >"$LOG/cpu-class.build" 2>&1 || fail "make build/cpu-class ($LOG/cpu-class.build)"
 merit=
 if [ "$(uname -m)" = x86_64 ]; then
-    if has avx512f && has avx512bw && has avx512vl && has avx512dq; then merit=SkylakeX
-    elif has avx2 && has fma; then merit=$(grep -qm1 AuthenticAMD /proc/cpuinfo && echo Zen || echo Haswell)
-    fi
+    case $(build/cpu-class 2>/dev/null) in
+        AVX-512*) merit=SkylakeX ;;
+        AVX2+FMA) merit=$(grep -qm1 AuthenticAMD /proc/cpuinfo && echo Zen || echo Haswell) ;;
+    esac
 fi
 
 if [ -z "$merit" ]; then
