@@ -302,7 +302,18 @@ static const char *class_name(int c)
  * (OPENBLAS_CORETYPE unset, GEMM_OPENBLAS_AS_IS unset), the program runs itself again at once
  * with OPENBLAS_CORETYPE set, and says so in its header (GEMM_OPENBLAS_FIXED tells the new
  * image what OpenBLAS had picked). If that cannot be done, the header warns and the CSV's
- * baseline column says "(lesser)". Runs before main, after OpenBLAS's own start-up. */
+ * baseline column says "(lesser)". The same where GEMM_HIDE_ISA makes the CPU act as a lesser
+ * class than OpenBLAS's own core needs (it does not read GEMM_HIDE_ISA): the core of the class
+ * acted, so that the baseline is what that class of CPU would run. Runs before main, after
+ * OpenBLAS's own start-up. */
+
+const char *cpu_hidden_words(void); /* cpu_features.c (its header's cpu_class is not this file's) */
+
+/* OpenBLAS's core needs more than the class GEMM_HIDE_ISA leaves (1), or not (0). */
+static int above_hidden_class(const char *got, const char *merit)
+{
+    return cpu_hidden_words() && merit && kernel_class(got) > kernel_class(merit);
+}
 static int refix_errno; /* the re-exec failed: why */
 
 /* GEMM_OPENBLAS_AS_IS: 1 keeps OpenBLAS's own choice; unset, empty or 0 lets the harness correct
@@ -320,7 +331,7 @@ __attribute__((constructor)) static void openblas_core_fix(void)
     const char *merit = merited_openblas_core(), *got = openblas_get_corename();
     const char *asked = getenv("OPENBLAS_CORETYPE");
     if (!merit || (asked && *asked) || openblas_as_is() != 0 ||
-        kernel_class(got) >= kernel_class(merit))
+        (kernel_class(got) >= kernel_class(merit) && !above_hidden_class(got, merit)))
         return;
     char *args = NULL, **argv = NULL;
     size_t len = 0, cap = 0;
@@ -360,8 +371,9 @@ static void describe_openblas(void)
     const int lesser = merit && kernel_class(got) < kernel_class(merit);
     char why[200] = "";
     if (fixed && *fixed && asked && strcasecmp(asked, got) == 0)
-        snprintf(why, sizeof why, "; set by the harness: OpenBLAS picked %s for this CPU, which has "
-                 "%s (GEMM_OPENBLAS_AS_IS=1 keeps its choice)", fixed, class_name(cpu_class()));
+        snprintf(why, sizeof why, "; set by the harness: OpenBLAS picked %s for this CPU, which %s "
+                 "%s (GEMM_OPENBLAS_AS_IS=1 keeps its choice)", fixed,
+                 cpu_hidden_words() ? "acts as" : "has", class_name(cpu_class()));
     if (!asked || !*asked)
         snprintf(label, sizeof label, "OpenBLAS%s", lesser ? "-" : "");
     else if (strcasecmp(asked, got) == 0)
@@ -380,6 +392,12 @@ static void describe_openblas(void)
                  : asked && *asked ? "OPENBLAS_CORETYPE asks for it"
                                    : "GEMM_OPENBLAS_AS_IS keeps OpenBLAS's own choice");
     }
+    if (!lesser && above_hidden_class(got, merit)) /* GEMM_OPENBLAS_AS_IS=1 under GEMM_HIDE_ISA */
+        snprintf(warning_line, sizeof warning_line,
+                 "OpenBLAS runs its %s core (%s) on a CPU acting as %s (GEMM_HIDE_ISA=\"%s\"), whose "
+                 "core is %s: its rates are not that class's (GEMM_OPENBLAS_AS_IS keeps OpenBLAS's own "
+                 "choice)", got, class_name(kernel_class(got)), class_name(cpu_class()),
+                 cpu_hidden_words(), merit);
     snprintf(detail, sizeof detail, "%s (core %s%s, up to %d threads; run with the same thread "
              "count)", openblas_get_config(), got, why, openblas_get_num_procs());
 }

@@ -126,8 +126,10 @@ static const char *class_now(void)
 #endif
 
 /* Before main (and after libgcc's own start-up code, which fills in the answers): read
- * GEMM_HIDE_ISA, refuse a word it does not know, hide what the words name. */
-__attribute__((constructor)) static void apply_hide_isa(void)
+ * GEMM_HIDE_ISA, refuse a word it does not know, hide what the words name. Priority 101: before
+ * the constructors of default priority (baseline_blas.c's choice of OpenBLAS's core asks the
+ * class this makes). */
+__attribute__((constructor(101))) static void apply_hide_isa(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();

@@ -171,6 +171,31 @@ else
     skip "OPENBLAS_CORETYPE beyond the CPU: tried under qemu (tests/portability.sh); no AVX-512 to hide here"
 fi
 
+# ---- acting as an AVX2 CPU (GEMM_HIDE_ISA=avx512) where OpenBLAS took an AVX-512 core by itself:
+# the baseline runs the AVX2 class's core, as on such a CPU, and says so; GEMM_OPENBLAS_AS_IS=1
+# keeps OpenBLAS's own and warns (it ran its AVX-512 core under an AVX2 class, silently)
+run hidden-own env GEMM_OPENBLAS_AS_IS=1 $SIMD --variant generic -m 16 --reps 1
+own=$(sed -n 's/^baseline .*(core \([A-Za-z0-9]*\).*/\1/p' "$LOG/hidden-own.out")
+if [ "$merit" = SkylakeX ] && echo "$own" | grep -qiE '^(skylakex|cooperlake|sapphirerapids)$'; then
+    acted=$(grep -qm1 AuthenticAMD /proc/cpuinfo && echo Zen || echo Haswell)
+    run hidden-fixed env GEMM_HIDE_ISA=avx512 $SIMD --variant generic -m 33 --reps 1 --csv -
+    label=$(awk -F, 'NR == 2 {print $11}' "$LOG/hidden-fixed.out")
+    if [ $rc -eq 0 ] && grep -q "^baseline .*core $acted; set by the harness: OpenBLAS picked $own for this CPU, which acts as AVX2" "$LOG/hidden-fixed.err" &&
+       [ "$label" = "OpenBLAS-$acted" ]; then
+        pass "as an AVX2 CPU: OpenBLAS's $own brought to $acted, said in the header, CSV $label"
+    else
+        fail "as an AVX2 CPU: OpenBLAS's $own not brought to $acted: exit $rc, CSV baseline '$label' ($LOG/hidden-fixed.*)"
+    fi
+    run hidden-as-is env GEMM_HIDE_ISA=avx512 GEMM_OPENBLAS_AS_IS=1 $SIMD --variant generic -m 16 --reps 1
+    if [ $rc -eq 0 ] && grep -q "^warning *OpenBLAS runs its $own core (AVX-512) on a CPU acting as AVX2" "$LOG/hidden-as-is.out"; then
+        pass "as an AVX2 CPU with GEMM_OPENBLAS_AS_IS=1: OpenBLAS's $own kept, and the header warns"
+    else
+        fail "as an AVX2 CPU with GEMM_OPENBLAS_AS_IS=1: no warning about OpenBLAS's $own ($LOG/hidden-as-is.out)"
+    fi
+else
+    skip "acting as an AVX2 CPU: the programs see no AVX-512 here, or OpenBLAS's own core ('$own') is not an AVX-512 one"
+fi
+
 # ---- more threads than cores, no binding: no claim of a binding
 over=$(($(nproc) + 1))
 run over env -u OMP_PROC_BIND -u OMP_PLACES $NAIVE -m 16 --reps 1 --threads "$over"
