@@ -26,8 +26,10 @@
  * (__cpu_model, __cpu_features2), and cpu_features.c clears the hidden features' bits, so every
  * __builtin_cpu_supports in the program answers 0 for them, whoever asks. It changes the
  * dispatch only: the code the compiler generated for -march=native is what it was (qemu's
- * emulated CPUs, tests/portability.sh, check that). An unknown word stops the program with one
- * line and exit status 2.
+ * emulated CPUs, tests/portability.sh, check that). The baseline follows where it can: OpenBLAS,
+ * which chose its core from the real CPU, is run on the acted class's core (baseline_blas.c; the
+ * header says so); MKL and BLIS keep their own choice. An unknown word stops the program with
+ * one line and exit status 2.
  */
 #ifndef CPU_FEATURES_H
 #define CPU_FEATURES_H
