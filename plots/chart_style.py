@@ -83,11 +83,27 @@ def size_axis(ax, label="matrix size n (m = n = k)", sizes=None):
     ax.set_xlabel(log_label(label))
 
 
+if transforms is not None:
+    class DenseLogLocator(LogLocator):
+        """Ticks at 1, 2 and 5 of each decade, or, where fewer than three of them fall within the
+        axis (data that spans less than a decade: 23 to 97 has only 50), at 1, 2, 3, 5 and 7, or
+        at every digit: a reader always has ticks to read the data against."""
+
+        def tick_values(self, vmin, vmax):
+            lo, hi = min(vmin, vmax), max(vmin, vmax)
+            for subs in ((1, 2, 5), (1, 2, 3, 5, 7), (1, 1.5, 2, 3, 4, 5, 6, 7, 8, 9)):
+                self.set_params(subs=subs)
+                ticks = super().tick_values(vmin, vmax)
+                if sum(lo <= t <= hi for t in ticks) >= 3:
+                    break
+            return ticks
+
+
 def log_y(ax, label=None, text=lambda v: f"{v:g}"):
-    """Logarithmic y axis: a labelled tick at 1, 2 and 5 of each decade (within one decade there
-    are still three), written as numbers (not 4x10^0)."""
+    """Logarithmic y axis: labelled ticks at 1, 2 and 5 of each decade, denser where the data spans
+    less than a decade (DenseLogLocator), written as numbers (not 4x10^0)."""
     ax.set_yscale("log")
-    ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+    ax.yaxis.set_major_locator(DenseLogLocator(subs=(1, 2, 5)))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: text(v)))
     ax.yaxis.set_minor_formatter(NullFormatter())
     if label is not None:
