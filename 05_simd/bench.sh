@@ -63,12 +63,11 @@ BEST=$($BIN --list | grep -v '\[not here' | head -n 1 | awk '{print $1}')
 [ "$VARIANTS" = best ] && VARIANTS=$BEST
 
 # the class as the programs see it (GEMM_HIDE_ISA hides from build/cpu-class what it hides from them)
-if case $(build/cpu-class) in AVX-512*) true ;; *) false ;; esac; then
-    BEST_CORE=SkylakeX
-else
-    BEST_CORE=Haswell
-    echo "bench.sh: this CPU has no AVX-512: OpenBLAS's best core here is Haswell (AVX2), not SkylakeX"
-fi
+case $(build/cpu-class) in
+    AVX-512*) BEST_CORE=SkylakeX ;;
+    *) BEST_CORE=Haswell
+       echo "bench.sh: this CPU has no AVX-512: OpenBLAS's best core here is Haswell (AVX2), not SkylakeX" ;;
+esac
 # Which libraries this machine has: a one-size run of each, exit 77 when it is missing.
 have=""
 for lib in $LIBS; do

@@ -180,19 +180,17 @@ static double clock_ghz(void)
 #endif
 }
 
-/* build/peak's widest FMA loop this CPU runs (registers only, no loads): AVX-512's, else AVX2's,
- * else NEON's, else NULL, whichever kernel is timed beside it. probe share's ceiling, and probe
- * kernel(s)' set "fma" (its rate and the clock under it beside the kernel's sets). */
+/* build/peak's widest vector FMA loop this CPU runs (registers only, no loads: AVX-512's, else
+ * AVX2's, or NEON's), or NULL, whichever kernel is timed beside it. probe share's ceiling, and
+ * probe kernel(s)' set "fma" (its rate and the clock under it beside the kernel's sets). */
 static const fma_measure *fma_loop(void)
 {
     static fma_measure fms[PEAK_MAX_FMA];
-    const int nfm = fma_measures(fms);
-    const char *widest_first[] = {"fma_avx512", "fma_avx2", "fma_neon"};
-    for (int w = 0; w < 3; w++)
-        for (int k = 0; k < nfm; k++)
-            if (strcmp(fms[k].name, widest_first[w]) == 0 && fms[k].available)
-                return &fms[k];
-    return NULL;
+    const fma_measure *widest = NULL;
+    for (int k = 0, nfm = fma_measures(fms); k < nfm; k++)
+        if (fms[k].available && fms[k].lanes > 1 && (!widest || fms[k].lanes > widest->lanes))
+            widest = &fms[k];
+    return widest;
 }
 
 static int probe_kernel(int threads, int rounds, int nsets, char **sets)
