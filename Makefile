@@ -55,6 +55,8 @@ GPU_COMMON  := $(COMMON_SRCS) common/cuda_harness.cu common/quick_return_gpu.cu
 # once every stage.mk is read: prerequisites are expanded a second time, when make needs them.
 .SECONDEXPANSION:
 -include $(wildcard [0-9][0-9]_*/stage.mk)
+# the lab's side programs (probes, emulators), each stage's in lab/NN_topic/lab.mk
+-include $(wildcard lab/[0-9][0-9]_*/lab.mk)
 
 obj = $(patsubst %,build/$(1)/%.o,$(basename $(2)))
 
@@ -73,16 +75,19 @@ GPU_BINS   := $(foreach d,$(GPU_STAGES),$(d)/$(call stage_name,$(d)))
 ASAN_BINS  := $(foreach d,$(CPU_STAGES),build/asan/$(d)/$(call stage_name,$(d)))
 GRADE_BINS := $(foreach d,$(CPU_STAGES) $(GPU_STAGES),build/grade/$(d)/$(call stage_name,$(d)))
 
+# A stage's source files with extension $(2): the lesson's, in the directory, and the stage's own
+# machinery, in its harness/ folder (a backend, options, a report: what the chapter does not teach).
+stage_files = $(wildcard $(1)/*.$(2) $(1)/harness/*.$(2))
+
 # $(1) = directory, $(2) = program name, $(3) = source extension (c or cu).
-# The program: every source file of the directory but the exercise (files in a subdirectory,
-# such as a stage's side programs, are not picked up). The grade build: the same with
+# The program: every source file of the directory and of its harness/ but the exercise. The grade build: the same with
 # exercise.c in place of the file NN_topic_EXERCISE_OF names (default: the one named after
 # the stage).
 define STAGE_RULES
 $(foreach u,$($(1)_USES),$(if $(and $(filter $(u),$(filter-out $(1),$(ALL_STAGE_DIRS))),\
     $(filter $(u),$(firstword $(sort $(u) $(1))))),,\
     $(error $(1)/stage.mk: $(1)_USES names '$(u)', not the directory of an earlier stage)))
-$(1)_SRCS        := $$(filter-out $(1)/exercise.$(3),$$(wildcard $(1)/*.$(3)))
+$(1)_SRCS        := $$(filter-out $(1)/exercise.$(3),$$(call stage_files,$(1),$(3)))
 $(1)_EXERCISE_OF ?= $(1)/$(2).$(3)
 $$(if $$(filter $$($(1)_EXERCISE_OF),$$($(1)_SRCS)),,\
     $$(error $(1): $(1)_EXERCISE_OF is '$$($(1)_EXERCISE_OF)', not one of its source files))
@@ -157,7 +162,7 @@ build/rel/%.o: %.cu build/flags
 # not available on every other GPU. Compile only: nothing here runs.
 GPU_ARCHS ?= 75 80 86 89 100 120
 GPU_ARCH_FLAGS = $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
-GPU_ARCH_SRCS  = $(filter-out 12_cuda_tensor_cores/wgmma.cu,$(wildcard [0-9][0-9]_*/*.cu) common/cuda_harness.cu \
+GPU_ARCH_SRCS  = $(filter-out 12_cuda_tensor_cores/wgmma.cu,$(wildcard [0-9][0-9]_*/*.cu [0-9][0-9]_*/harness/*.cu) common/cuda_harness.cu \
                  common/quick_return_gpu.cu)
 build/archs/%.o: %.cu build/flags
 	@mkdir -p $(@D)
@@ -179,6 +184,12 @@ planted: tests/planted/planted                 # the harness's own test: kernels
 
 tests/planted/planted: $(call obj,rel,tests/planted/planted.c $(CPU_COMMON))
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# stage 05's five loops at sizes next to INT_MAX, with hooks that only count, under UBSan
+# (tests/stages/05_simd_big_sizes.c; tests/run-tests.sh runs it)
+build/asan/05_simd/big_sizes: build/asan/tests/stages/05_simd_big_sizes.o build/asan/05_simd/libsimd.a \
+    build/asan/common/matrix.o build/asan/common/quick_return.o build/asan/common/sysinfo.o
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lm
 
 build/peak: $(call obj,rel,common/peak.c common/peak_lib.c common/sysinfo.c common/cpu_features.c)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
@@ -213,15 +224,15 @@ test-gpu:                                      ## on a GPU machine: every CUDA v
 	@tests/run-tests-gpu.sh $(STAGES)
 
 FIGURES ?= docs/figures
-plots:                                         ## charts in docs/figures/<machine>/ from the committed results/<machine>/ (plus a stage's own plot.py)
+plots:                                         ## charts in docs/figures/<machine>/ from the committed results/<machine>/ (plus a stage's own plots/NN_topic.py)
 	@test -n "$(PYTHON)" || { echo "no python3 with matplotlib: run scripts/install-deps.sh"; exit 1; }
 	@for d in $(filter-out results/local,$(wildcard results/*)); do \
 	    ls $$d/*.csv >/dev/null 2>&1 || continue; \
 	    $(PYTHON) plots/plot.py --out $(FIGURES)/$$(basename $$d) $$d $$(ls $$d/12_runs/tf32_time.csv 2>/dev/null) || exit 1; \
-	    for p in $(wildcard [0-9][0-9]_*/plot.py); do s=$$(dirname $$p); \
+	    for p in $(wildcard plots/[0-9][0-9]_*.py); do s=$$(basename $$p .py); \
 	        [ ! -f $$d/$$s.csv ] || $(PYTHON) $$p $$d/$$s.csv $(FIGURES)/$$(basename $$d)/$$s.png || exit 1; \
 	    done; \
-	    [ ! -f $$d/13_distributed_timeline.csv ] || $(PYTHON) 13_distributed/plot.py --timeline \
+	    [ ! -f $$d/13_distributed_timeline.csv ] || $(PYTHON) plots/13_distributed.py --timeline \
 	        $$d/13_distributed_timeline.csv $(FIGURES)/$$(basename $$d)/13_distributed_timeline.png || exit 1; \
 	    done
 

@@ -3,7 +3,7 @@
  */
 #include "../02_loop_order/loop_order.h"
 #include "baseline_blas.h"
-#include "sweep.h"
+#include "harness/sweep.h"
 #include "tiling.h"
 
 static const gemm_variant variants[] = {

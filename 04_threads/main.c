@@ -1,7 +1,7 @@
 /* 04_threads: the variant table; 03's sweep.c runs the tiled ones once per --tile value.
  *   make stage04 && ./04_threads/threads --threads 1,2 --sizes 256:2048:x2
  */
-#include "../03_tiling/sweep.h"
+#include "../03_tiling/harness/sweep.h"
 #include "baseline_blas.h"
 #include "threads.h"
 

@@ -16,18 +16,3 @@ build/rel/05_simd/kernel_avx512.o build/asan/05_simd/kernel_avx512.o: \
 build/rel/05_simd/kernel_avx2.o build/asan/05_simd/kernel_avx2.o: EXTRA_CFLAGS = -mavx2 -mfma
 endif
 
-# A side program, in tools/ where the stage's own build does not look (not part of make test):
-#
-# build/rel/05_simd/probe: the chapter's side-by-side measurements of the micro-kernel alone,
-# of the packing, of block sizes and of the share of the FMA peak (tools/probe.c). The last of
-# these times build/peak's own FMA loop, from common/peak_lib.c.
-build/rel/05_simd/probe: build/rel/05_simd/tools/probe.o build/rel/05_simd/libsimd.a \
-    build/rel/common/matrix.o build/rel/common/quick_return.o build/rel/common/sysinfo.o \
-    build/rel/common/peak_lib.o build/rel/common/cpu_features.o
-	$(CC) $(CFLAGS) -o $@ $^ -lopenblas -lm
-
-# build/asan/05_simd/big_sizes: the five loops at sizes next to INT_MAX, with hooks that only
-# count (tools/big_sizes.c), under UBSan; tests/run-tests.sh runs it.
-build/asan/05_simd/big_sizes: build/asan/05_simd/tools/big_sizes.o build/asan/05_simd/libsimd.a \
-    build/asan/common/matrix.o build/asan/common/quick_return.o build/asan/common/sysinfo.o
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ -lm

@@ -4,7 +4,7 @@
  * The grader runs the variants that call your code over awkward shapes (1x1x1, 7x13x5,
  * primes, lda > K, beta != 0, NaN in C with beta == 0) and the edge cases (--edges):
  * strassen_1lvl and strassen_2lvl call your strassen_level, winograd_1lvl, winograd and
- * hybrid_2lvl your winograd_level (06_strassen/grade-modes.txt lists them); classic and
+ * hybrid_2lvl your winograd_level (06_strassen/test-cases.txt lists them); classic and
  * reloaded_* are the stage's own, solved for you. Until you fill these in, those rows FAIL.
  *
  * What you have (strassen.h): the quadrants are pointer offsets, no copies; the three

@@ -1,7 +1,7 @@
 /* 09_cuda_registers: the variant table and --tune; the harness does the rest.
  *   make stage09 && ./09_cuda_registers/cuda_registers --sizes 1024:8192:x2
  *   ./09_cuda_registers/cuda_registers --tune --sizes 4096     (the grid of tune.cu)
- *   09_cuda_registers/tune.sh                                  (the same, and the best printed)
+ *   lab/09_cuda_registers/tune.sh                                  (the same, and the best printed)
  */
 #include <string.h>
 
@@ -39,7 +39,7 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
 
 #define HELP "  --tune                run the tuning grid instead: warptile and async_pipeline over\n" \
              "                        block, warp, thread tiles and stages (default size 4096;\n"   \
-             "                        09_cuda_registers/tune.sh prints the best)\n"
+             "                        lab/09_cuda_registers/tune.sh prints the best)\n"
 
 static const stage_info stage = {
     .stage = "09_cuda_registers",

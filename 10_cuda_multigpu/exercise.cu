@@ -32,7 +32,7 @@
  */
 #include <omp.h>
 
-#include "multigpu.h"
+#include "harness/multigpu.h"
 
 void gemm_rows_split(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                      int ldb, float beta, float *C, int ldc)

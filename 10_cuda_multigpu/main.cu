@@ -2,7 +2,7 @@
  *   make stage10 && ./10_cuda_multigpu/cuda_multigpu --sizes 8192,16384 --gpus 1,2
  *   ./10_cuda_multigpu/cuda_multigpu --variant tiled_streams --sizes 65536 --tile 8192 \
  *       --stats stats.csv --timeline timeline.csv
- *   10_cuda_multigpu/bench.sh results/h200x2      (the chapter's runs)
+ *   lab/10_cuda_multigpu/bench.sh results/h200x2      (the chapter's runs)
  * A, B and C live in host memory; every variant returns with C back there, and is timed so.
  */
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "multigpu.h"
+#include "harness/multigpu.h"
 
 /* 09's kernel and cuBLAS apply alpha to the finished dot product: alpha_last (gemm.h; 09's
  * chapter says why). The fields before it keep their defaults: err_c, normwise, host_mapped. */
@@ -103,7 +103,7 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
     "  --xt-block B          cuBLASXt's block size (default 8192)\n"                              \
     "  --stats FILE          append a row per call: copies, kernel busy time, kernel-only rate\n" \
     "  --timeline FILE       every copy and kernel of the last call, per GPU and stream\n"        \
-    "                        (10_cuda_multigpu/plot.py draws it)\n"
+    "                        (plots/10_cuda_multigpu.py draws it)\n"
 
 static stage_info stage = {
     .stage = "10_cuda_multigpu",

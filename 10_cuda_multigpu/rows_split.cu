@@ -20,7 +20,7 @@
  */
 #include <omp.h>
 
-#include "multigpu.h"
+#include "harness/multigpu.h"
 
 #define GiB 1073741824.0
 

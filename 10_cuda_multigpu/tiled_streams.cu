@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "multigpu.h"
+#include "harness/multigpu.h"
 
 #define GiB 1073741824.0
 #define MiB 1048576.0

@@ -20,16 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chunks.h"
+#include "harness/chunks.h"
 #include "bench.h"
 #include "cli.h"
 #include "gf256.h"
 #include "gpu.h"
 #include "matrix.h"
-#include "options.h"
-#include "reference.h"
-#include "isal.h"
-#include "report.h"
+#include "harness/options.h"
+#include "harness/reference.h"
+#include "harness/isal.h"
+#include "harness/report.h"
 #include "timer.h"
 
 /* ---- the variants ------------------------------------------------------------------------- */

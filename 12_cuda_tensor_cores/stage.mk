@@ -13,8 +13,3 @@ build/peak_gpu: NVFLAGS := $(filter-out -gencode arch=%,$(NVFLAGS)) $(TC_SM90A)
 endif
 build/peak_gpu: 12_cuda_tensor_cores/hopper.cuh
 
-# tools/tf32_error.c: TF32 and 3xTF32 sums emulated on the CPU against the FP32 bound (NOTES.md,
-# "TF32 and 3xTF32 on the CPU"); a program of its own, needs no GPU.
-build/rel/12_cuda_tensor_cores/tf32_error: build/rel/12_cuda_tensor_cores/tools/tf32_error.o \
-    build/rel/common/matrix.o build/rel/common/sysinfo.o
-	$(CC) $(CFLAGS) -o $@ $^ -lm

@@ -5,7 +5,7 @@
  *   mpirun -np 4 13_distributed/distributed --grid 2x2 --nb 256 --sizes 2048,4096
  *   mpirun -np 16 --bind-to core 13_distributed/distributed --grid 4x4 -m 8192 --threads 1
  *   mpirun -np 2 13_distributed/distributed --bench-comm --csv comm.csv   (alpha and beta)
- *   13_distributed/bench-host.sh OUTDIR   (the chapter's runs, on the 16-core GPU host)
+ *   lab/13_distributed/bench-host.sh OUTDIR   (the chapter's runs, on the 16-core GPU host)
  * As root, mpirun wants --allow-run-as-root; the scripts pass it (and -q: one line on errors).
  *
  * Every variant is timed alternately with ScaLAPACK's PSGEMM on the same blocks and grid, and
@@ -23,9 +23,9 @@
 #include "../05_simd/simd.h"
 #include "baseline_blas.h"
 #include "bench.h"
-#include "comm_bench.h"
+#include "harness/comm_bench.h"
 #include "csv.h"
-#include "harness.h"
+#include "harness/harness.h"
 #include "cpu_features.h"
 #include "sysinfo.h"
 

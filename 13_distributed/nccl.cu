@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "../09_cuda_registers/cuda_registers.h"
-#include "check.h"
+#include "harness/check.h"
 #include "cuda_harness.cuh"
 #include "gpu.h"
 

@@ -63,19 +63,19 @@ build/rel/13_distributed/nccl.o build/archs/13_distributed/nccl.o: EXTRA_NVFLAGS
     -L$(DIST_CUDA_HOME)/lib64 -Wl,-rpath,$(DIST_CUDA_HOME)/lib64 -lcublas -lcudart_static \
     $(DIST_NCCL_LIB) -Wl,-rpath,$(dir $(DIST_NCCL_LIB)) -ldl -lrt -lpthread -lstdc++
 else
-build/rel/13_distributed/nccl_none.o build/asan/13_distributed/nccl_none.o: EXTRA_CFLAGS += \
+build/rel/13_distributed/harness/nccl_none.o build/asan/13_distributed/harness/nccl_none.o: EXTRA_CFLAGS += \
     -DDIST_NO_GPU_WHY='"built without $(if $(NVCC),NCCL (looked in NCCL_HOME$(comma) the CUDA toolkit and Python'"'"'s nvidia/nccl),nvcc)"'
 endif
 comma := ,
 
-# custom-tests.sh's stand-in for a node with one GPU (one_gpu_standin.c in place of nccl.cu), so
+# tests/stages/13_distributed.sh's stand-in for a node with one GPU (one_gpu_standin.c in place of nccl.cu), so
 # that what --bench-comm does with more ranks than GPUs is tested where there is no GPU.
 DIST_ONE_GPU := build/test/13_distributed/one_gpu
 $(DIST_ONE_GPU): $(patsubst %,build/rel/%.o,$(basename $(filter-out 13_distributed/exercise.c,\
-    $(wildcard 13_distributed/*.c)) $(13_distributed_EXTRA_SRCS) $(CPU_COMMON))) \
+    $(call stage_files,13_distributed,c)) $(13_distributed_EXTRA_SRCS) $(CPU_COMMON))) \
     build/test/13_distributed/one_gpu_standin.o $$(call stage_libs,rel,13_distributed)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 $(DIST_ONE_GPU): LDLIBS += $(DIST_SCALAPACK) $(DIST_MPI_LIBS)
-build/test/13_distributed/one_gpu_standin.o: 13_distributed/one_gpu_standin.c build/flags
+build/test/13_distributed/one_gpu_standin.o: 13_distributed/harness/one_gpu_standin.c build/flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DIST_MPI_CFLAGS) -DDIST_ONE_GPU_STANDIN -c $< -o $@

@@ -20,7 +20,7 @@
 #include "baseline_blas.h"
 #include "bench.h"
 #include "edges.h"
-#include "probe.h"
+#include "harness/probe.h"
 
 /* The BF16 variants: the FP32 sums are scaled by alpha at the end (alpha_last, gemm.h), as
  * chapter 12's. c of the bound: amx.h (derived from what --probe measured). */

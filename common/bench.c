@@ -90,7 +90,7 @@ void bench_open_csv(bench_opts *o)
             line[strcspn(line, "\r\n")] = '\0'; /* CRLF too: upgrade-csv.sh makes it LF */
         if (strcmp(line, CSV_HEADER_18) == 0)
             cli_die("--csv %s: written before the harness recorded the load and the ratios' "
-                    "spread: scripts/upgrade-csv.sh %s adds the two columns (or write to a new "
+                    "spread: lab/scripts/upgrade-csv.sh %s adds the two columns (or write to a new "
                     "file)", o->csv, o->csv);
         if (f)
             fclose(f);

@@ -16,7 +16,7 @@ with status 2 (stage_cli.run does that for a stage's script), when it is
   - wrong in a number: a field that must be a number and is not, or is NaN or infinite; or a
     field outside the values its column may take.
 A CSV written before the harness recorded the load (18 columns, no `load,ratio_spread`) is read as
-the current schema with those fields empty; scripts/upgrade-csv.sh rewrites one in place.
+the current schema with those fields empty; lab/scripts/upgrade-csv.sh rewrites one in place.
 """
 import csv
 import io
@@ -98,7 +98,7 @@ STRASSEN_BREAKDOWN = Schema(
     "ms_additions,add_gbytes,add_gbs,ms_packing_t0,device,git",
     ints="m n k threads cutoff reps", floats="ms_total ms_additions add_gbytes add_gbs ms_packing_t0")
 TF32_ERROR = Schema(
-    "12_cuda_tensor_cores/tools/tf32_error's CSV", "tool,method,model,m,n,k,seed,bound_c,"
+    "lab/12_cuda_tensor_cores/tf32_error's CSV", "tool,method,model,m,n,k,seed,bound_c,"
     "max_err_ratio,max_rel_err,device,git,date", ints="m n k seed",
     floats="bound_c max_err_ratio max_rel_err")
 SCHEMAS = (RESULT, PEAK, GF256, DISTRIBUTED, DISTRIBUTED_COMM, DISTRIBUTED_TIMELINE,

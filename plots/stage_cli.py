@@ -2,7 +2,7 @@
 
     from stage_cli import run
     if __name__ == "__main__":
-        run(main, "03_tiling/plot.py RESULTS.csv OUT.png")
+        run(main, "plots/03_tiling.py RESULTS.csv OUT.png")
 
 main(src, dst) is called with the two arguments, reads its CSVs through plots/reader.py (the
 reader plots/plot.py uses: read_rows(src, RESULT, stage=...)) before it draws anything, and

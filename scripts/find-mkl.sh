@@ -1,4 +1,4 @@
-# scripts/find-mkl.sh, sourced by 05_simd/bench-host.sh and 14_amx/bench-host.sh on a host with
+# scripts/find-mkl.sh, sourced by lab/05_simd/bench-host.sh and lab/14_amx/bench-host.sh on a host with
 # no MKL: where MKL_HOME is unset and MKL_CARRY (default .mkl-carry in the repository root) holds
 # libmkl_*.so.3.xz (xz -c each from `pip install mkl`'s lib/), unpacks them to build/mkl-lib and
 # exports MKL_HOME there; else says that the MKL steps will skip (exit 77).

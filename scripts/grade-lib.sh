@@ -1,5 +1,5 @@
 # scripts/grade-lib.sh: what the graders share, sourced from the repository root by
-# scripts/grade.sh and by a stage that grades itself (11_gf256/grade.sh): the time limit of one
+# scripts/grade.sh and by a stage that grades itself (scripts/graders/11_gf256.sh): the time limit of one
 # run, and how a run that did not end by itself ended. The sourcing script sets $report, the
 # file that holds a run's output.
 #   GRADE_TIMEOUT=S   the time limit of one run, in seconds (default 60)

@@ -24,7 +24,7 @@ read -r dir prog kind <<<"$line"
 size=${GRADE_SIZE:-$([ "$kind" = gpu ] && echo 2048 || echo 512)}
 case $size in *[!0-9]*) echo "grade: GRADE_SIZE takes a whole number ('$size')" >&2; exit 2 ;; esac
 # a stage that is not a float GEMM (11_gf256) grades itself
-[ -f "$dir/grade.sh" ] && exec bash "$dir/grade.sh"
+[ -f "scripts/graders/$dir.sh" ] && exec bash "scripts/graders/$dir.sh"
 sol=$dir/$prog ex=build/grade/$dir/$prog
 echo "== grading $dir/exercise.$([ "$kind" = gpu ] && echo cu || echo c)"
 make -s "$sol" "$ex" >/dev/null || { echo "grade: the build failed (messages above)"; exit 1; }
@@ -143,13 +143,13 @@ check() {
     unchecked "$lines" "$why" "$stop"
 }
 
-# what to grade: every variant, or the lines of the stage's grade-modes.txt, each the program's
+# what to grade: every variant, or the "grade:" lines of the stage's test-cases.txt, each the program's
 # options that choose them (12: its BF16 variants, then --fp32 --variant mma_tf32,mma_3xtf32).
 # A stage whose table also lists kernels the exercise does not touch (an earlier stage's,
 # linked for comparison; a variant solved for you) names the exercise's own there, so that
 # only what the student wrote is checked and timed.
 modes=("--variant all")
-[ -f "$dir/grade-modes.txt" ] && mapfile -t modes < <(grep -v -e '^#' -e '^[[:space:]]*$' "$dir/grade-modes.txt")
+[ -f "$dir/test-cases.txt" ] && mapfile -t modes < <(sed -n 's/^grade: *//p' "$dir/test-cases.txt")
 [ "${#modes[@]}" -gt 0 ] || modes=("--variant all")
 graded=() # "variant<TAB>options besides --variant", in order
 for mode in "${modes[@]}"; do

@@ -77,7 +77,7 @@ if py=$(scripts/find-python.sh); then
     done
     sort -u "$charts"
     # a kernel above the FMA peak measured at the start says the peak is suspect
-    [ -f "$out/peak.csv" ] && "$py" scripts/peak-check.py "$out/peak.csv" $(ls "$out"/[0-9][0-9]_*.csv 2>/dev/null)
+    [ -f "$out/peak.csv" ] && "$py" lab/scripts/peak-check.py "$out/peak.csv" $(ls "$out"/[0-9][0-9]_*.csv 2>/dev/null)
 else
     echo "no python3 with matplotlib: charts skipped (scripts/install-deps.sh)"
 fi

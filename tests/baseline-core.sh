@@ -205,15 +205,15 @@ else
     fail "--threads $over on $(nproc) cores, unbound: exit $rc, a binding claimed or no note ($LOG/over.out)"
 fi
 
-# ---- a kernel above the peak measured beside it: scripts/peak-check.py calls the peak suspect
+# ---- a kernel above the peak measured beside it: lab/scripts/peak-check.py calls the peak suspect
 printf 'device,measure,threads,value,unit,date\nx,fma_avx512,1,100.0,GFLOP/s,d\nx,fma_avx512,2,150.0,GFLOP/s,d\n' >"$LOG/peak.csv"
 run peak-row $SIMD --variant generic -m 16 --reps 1 --threads 2 --csv -
 awk -F, 'NR == 1 {print; next} {$10 = 160; $12 = 120; print}' OFS=, "$LOG/peak-row.out" >"$LOG/above.csv"
 awk -F, 'NR == 1 {print; next} {$10 = 140; $12 = 120; print}' OFS=, "$LOG/peak-row.out" >"$LOG/below.csv"
 PY=$(scripts/find-python.sh 2>/dev/null || command -v python3)
-run peak-above "$PY" scripts/peak-check.py "$LOG/peak.csv" "$LOG/above.csv"
+run peak-above "$PY" lab/scripts/peak-check.py "$LOG/peak.csv" "$LOG/above.csv"
 above=$(grep -c 'above the FMA peak measured beside it' "$LOG/peak-above.out")
-run peak-below "$PY" scripts/peak-check.py "$LOG/peak.csv" "$LOG/below.csv"
+run peak-below "$PY" lab/scripts/peak-check.py "$LOG/peak.csv" "$LOG/below.csv"
 if [ "$above" -ge 1 ] && grep -q 'the peak is suspect' "$LOG/peak-above.out" &&
    ! grep -q 'suspect' "$LOG/peak-below.out" && grep -q 'below the peak' "$LOG/peak-below.out"; then
     pass "a rate above the peak measured beside it: the peak is called suspect; below it: not"

@@ -31,7 +31,7 @@
 #                    with the CSVs afterwards (report.py, targets.py, awk) are all exercised.
 #                    The full runs take 10 to 40 minutes: this is their dry run.
 #   NN_topic/*.py    run as quoted (after the scripts before them, on their small CSVs).
-#   a path alone     an inline mention (`05_simd/bench.sh`, `01_naive/naive.c`) must exist, and a
+#   a path alone     an inline mention (`lab/05_simd/bench.sh`, `01_naive/naive.c`) must exist, and a
 #                    .sh must be executable.
 # GPU commands (a CUDA stage's binary or script, 11_gf256's gpu_* variants, make test-gpu,
 # peak-gpu, stage07+) exit 77 on a machine with no GPU and are counted as skipped. A CPU

@@ -15,7 +15,7 @@ if STUB:
     args = args[1:]
 if SHIM:
     # --shim REAL ORIGINAL-PATH ARGS...: run the real binary with ARGS shrunk (a bench script
-    # may call the program directly, or copy it elsewhere first: 05_simd/bench.sh does)
+    # may call the program directly, or copy it elsewhere first: lab/05_simd/bench.sh does)
     STUB = True
 GPU_MODE = not STUB and "--gpu" in args
 LIST_ONLY = not STUB and "--list" in args
@@ -490,7 +490,7 @@ def stub_main(argv):
 
 if SHIM:
     # shrink only inside a bench or tune script (CHECK_SHRINK): a stage's own test script
-    # (11_gf256/custom-tests.sh) passes exact arguments, bad ones on purpose
+    # (tests/stages/11_gf256.sh) passes exact arguments, bad ones on purpose
     real, orig = args[1], args[2]
     argv = args[3:]
     if os.environ.get("CHECK_SHRINK"):

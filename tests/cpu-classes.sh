@@ -15,7 +15,7 @@
 # the CPU itself): every variant over the small awkward shapes (padded, beta 0.5, 2 threads), K = 0,
 # the edge suite, each line of the stage's test-cases.txt (a line naming only variants the class
 # lacks must exit 77 with one line: tests/lib.sh, case_needs), the untouched exercise, the
-# sanitizer build, the stage's extra-tests.sh; 11's custom-tests.sh; 13 on two ranks. And what
+# sanitizer build, the stage's tests/stages/NN_topic.sh (11's in place of the GEMM checks); 13 on two ranks. And what
 # the table says: one "not on this CPU" line for each variant the class lacks (as many as --list
 # marks), counted in the tally; the dispatch the header names is the class's. A class above this
 # machine's is built (make test's build) but cannot run here: SKIP, with the reason.
@@ -104,7 +104,7 @@ for c in "${CLASSES[@]}"; do
         fi
         case $dir in
         11_gf256)
-            run_checker "$dir as $cname" "$dir/custom-tests.sh" "$LOG/$prog-custom.out" </dev/null ;;
+            run_checker "$dir as $cname" "tests/stages/$dir.sh" "$LOG/$prog-custom.out" </dev/null ;;
         13_distributed)
             if ! command -v mpirun >/dev/null; then skp "$dir as $cname: no mpirun"; continue; fi
             expect_rc 0 "$dir as $cname: 2 ranks, small shapes, summa and summa_overlap" "$prog-2ranks" \
@@ -125,8 +125,8 @@ for c in "${CLASSES[@]}"; do
                     ok "$dir as $cname: the dispatch picks $pick, and the header says so" ||
                     bad "$dir as $cname: the header does not name $pick (see $LOG/$prog-shapes1.out)" ;;
             esac
-            [ ! -f "$dir/extra-tests.sh" ] ||
-                run_checker "$dir as $cname" "$dir/extra-tests.sh" "$LOG/$prog-extra.out" </dev/null ;;
+            [ ! -f "tests/stages/$dir.sh" ] ||
+                run_checker "$dir as $cname" "tests/stages/$dir.sh" "$LOG/$prog-extra.out" </dev/null ;;
         esac
     done <<<"$stages"
     unset GEMM_HIDE_ISA

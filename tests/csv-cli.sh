@@ -13,7 +13,7 @@
 #   preloaded tests/slow-open.c slows, so that they meet every time; eight runs as they come); a
 #   skipped run that removes the file it made keeps the row of a run that opened it meanwhile.
 #   A CSV with CRLF line ends is refused as such.
-#   scripts/upgrade-csv.sh: a last row with no newline, a row cut short, a row of 20 fields:
+#   lab/scripts/upgrade-csv.sh: a last row with no newline, a row cut short, a row of 20 fields:
 #   exit 2, one line, the file as it was; a whole file upgraded; CRLF made LF, and said.
 #   --csv with a mode that writes no rows (--edges, 12's --probe, 14's --peak and --probe): exit
 #   2, one line. --alpha 0:
@@ -238,7 +238,7 @@ refused "harness: a CSV with CRLF line ends" crlf $NAIVE -m 8 --no-baseline --re
 grep -q 'CRLF' "$LOG/crlf.err" && cmp -s "$T/crlf.csv" "$T/crlf.orig" && pass "harness: the CRLF file is named as such, and left as it was" ||
     fail "harness: a CRLF file: the message does not say CRLF, or the file changed: $(cat "$LOG/crlf.err")"
 
-# ---- scripts/upgrade-csv.sh: every row checked before the file is written; a row cut short, a
+# ---- lab/scripts/upgrade-csv.sh: every row checked before the file is written; a row cut short, a
 # longer row, a file cut in the middle of a row: one line, exit 2, the file as it was; CRLF
 # line ends made LF, and said
 OLD18="stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,baseline_gflops,max_err_ratio,check,device,compiler,git,date"
@@ -247,7 +247,7 @@ upgrade() { # TAG CONTENT (printf'd): the file $T/up-TAG.csv, then the script ru
     # shellcheck disable=SC2059
     printf "$2" "$OLD18" "$ROW18" "$ROW18" >"$T/up-$1.csv"
     cp "$T/up-$1.csv" "$T/up-$1.orig"
-    run "up-$1" sh scripts/upgrade-csv.sh "$T/up-$1.csv"
+    run "up-$1" sh lab/scripts/upgrade-csv.sh "$T/up-$1.csv"
 }
 for c in "unended|a last row with no newline|%s\n%s\n%s" "short|a row cut short|%s\n%s\n%.40s\n" \
          "wide|a row of 20 fields|%s\n%s\n%s,1,2\n"; do
@@ -517,10 +517,10 @@ while read -r dir prog kind; do
         fail "$dir: -m 7 -> exit $rc: $(cat "$LOG/$prog-nogpu.out" "$LOG/$prog-nogpu.err" | head -n 2)"
     fi
 done < <(make -s list-stages)
-# the benchmark scripts' steps (scripts/check-steps.sh): an unknown one is refused before the
+# the benchmark scripts' steps (lab/scripts/check-steps.sh): an unknown one is refused before the
 # script builds or creates anything
-for sc in "05_simd/bench-host.sh STEPS peak" "14_amx/bench-host.sh STEPS peak" \
-    "scripts/host-probe.sh STEPS kern05" "13_distributed/bench-gpus.sh ONLY comm"; do
+for sc in "lab/05_simd/bench-host.sh STEPS peak" "lab/14_amx/bench-host.sh STEPS peak" \
+    "lab/scripts/host-probe.sh STEPS kern05" "lab/13_distributed/bench-gpus.sh ONLY comm"; do
     set -- $sc # SCRIPT VARIABLE A-STEP-IT-HAS
     refused "$1: $2='$3 bogus'" "steps-$(basename "$(dirname "$1")")-$(basename "$1" .sh)" \
         env "$2=$3 bogus" bash "$1" "$T/steps-out"

@@ -71,13 +71,13 @@ if make -s missing-stages | grep -q '^13_distributed '; then
 elif ! command -v python3 >/dev/null; then
     skip "ScaLAPACK hidden on a GPU host: no python3 for tests/check-commands.sh"
 else
-    DIST_SCALAPACK_LIB=none DIST_CARRY="$EMPTY" bash 13_distributed/custom-tests-gpu.sh >"$LOG/scal-gpu.out" 2>&1
+    DIST_SCALAPACK_LIB=none DIST_CARRY="$EMPTY" bash tests/stages/13_distributed-gpu.sh >"$LOG/scal-gpu.out" 2>&1
     code=$?
     DIST_SCALAPACK_LIB=none bash tests/check-commands.sh --gpu 13_distributed/README.md >"$LOG/scal-cmds.out" 2>&1
     if [ $code -eq 0 ] && grep -q '^SKIP: stage 13 is not built here: needs ScaLAPACK' "$LOG/scal-gpu.out" &&
        grep -q '^0 passed, 0 failed, 1 skipped$' "$LOG/scal-gpu.out" &&
        grep -q '^SKIP: .*make test-gpu STAGES=13 (stage 13 is not built here: needs ScaLAPACK' "$LOG/scal-cmds.out"; then
-        pass "ScaLAPACK hidden: 13_distributed/custom-tests-gpu.sh and the chapter's make test-gpu STAGES=13 skip, saying why"
+        pass "ScaLAPACK hidden: tests/stages/13_distributed-gpu.sh and the chapter's make test-gpu STAGES=13 skip, saying why"
     else
         fail "ScaLAPACK hidden: custom-tests-gpu.sh exit $code ($LOG/scal-gpu.out), or no skip for make test-gpu STAGES=13 ($LOG/scal-cmds.out)"
     fi
@@ -125,9 +125,9 @@ code=$?
 [ $code -eq 2 ] && [ "$(wc -l <"$LOG/nompl-plot.err")" -eq 1 ] && [ ! -e "$EMPTY/figs" ] &&
     pass "no matplotlib: plots/plot.py says so in one line" ||
     fail "no matplotlib: plots/plot.py exit $code ($LOG/nompl-plot.err)"
-nompl nompl-table05 05_simd/plot_scaling.py results/xeon-emr-16c/05_host --table
+nompl nompl-table05 lab/05_simd/plot-scaling.py results/xeon-emr-16c/05_host --table
 code05=$?
-nompl nompl-table13 13_distributed/plot.py --table results/h200x4/13_distributed.csv
+nompl nompl-table13 plots/13_distributed.py --table results/h200x4/13_distributed.csv
 code13=$?
 [ $code05 -eq 0 ] && [ $code13 -eq 0 ] && grep -q '^| n |' "$LOG/nompl-table05.out" &&
     pass "no matplotlib: 05's and 13's --table print their tables" ||

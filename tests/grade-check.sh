@@ -19,7 +19,7 @@
 #      the busy mark.
 #   4. 14's untouched exercise on a CPU without AMX (GEMM_HIDE_ISA="amx avx512_bf16"): exit 77,
 #      the CPU it needs named, no pass.
-#   5. 11_gf256, graded by its own script (11_gf256/grade.sh), with a planted exercise whose
+#   5. 11_gf256, graded by its own script (scripts/graders/11_gf256.sh), with a planted exercise whose
 #      matrix inversion loops for ever on the 4x4 matrices of the first run and dies of SIGSEGV
 #      on the 1x1 of the third. Under GRADE_TIMEOUT=3: exit 1 in seconds, the first run named
 #      as timed out after 3 s and the third as crashed (SIGSEGV), each counted as one failed
@@ -58,7 +58,7 @@ timed=$(grep -cE "^  (tiled|tiled_copy|unroll_2x4)$verdict" grade-solution.out)
 [ "$timed" -eq 3 ] && pass "tiled, tiled_copy and unroll_2x4 timed in three rounds, each verdict with its spread" ||
     fail "$timed of tiled, tiled_copy, unroll_2x4 timed (want 3): $(grep -A3 '^speed' grade-solution.out)"
 grep -qE '^  ikj ' grade-solution.out && fail "02's linked ikj is graded (not part of 03's exercise)" ||
-    pass "02's linked ikj is neither checked nor timed (03_tiling/grade-modes.txt)"
+    pass "02's linked ikj is neither checked nor timed (03_tiling/test-cases.txt)"
 
 # 2. a bug only the edge cases find: no quick return in tiled
 awk 'done != 1 && /^void gemm_tiled\(/ { intiled = 1 }

@@ -49,6 +49,22 @@ tally() {
     done <"$file"
 }
 
+# own_checks DIR: the stage brings its own checks, tests/stages/DIR.sh, in place of the GEMM checks
+# (a stage that is not a float GEMM, 11; one that runs under mpirun, 13): its first lines say so.
+own_checks() { head -n 3 "tests/stages/$1.sh" 2>/dev/null | grep -q '^# checks: own'; }
+# case_lines DIR [KIND]: the argument lines of DIR/test-cases.txt of one kind: plain (the default:
+# lines make test runs), sanitizer ("sanitizer: ..." lines, make test-gpu's compute-sanitizer runs)
+# or grade ("grade: ...", what make grade checks); comments and empty lines left out.
+case_lines() {
+    local f=$1/test-cases.txt kind=${2:-plain}
+    [ -f "$f" ] || return 0
+    if [ "$kind" = plain ]; then
+        grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' -e '^[a-z]*:' "$f"
+    else
+        sed -n "s/^$kind: *//p" "$f"
+    fi
+}
+
 # gemm_checks DIR BIN K0_OPTS [LABEL]: the checks every GEMM stage gets, on the CPU (run-tests.sh,
 # and cpu-classes.sh as each class of CPU) and on the GPU (run-tests-gpu.sh): every variant over
 # SHAPES with each option set of the runner's OPTION_SETS, K = 0 on the command line (with
@@ -71,7 +87,6 @@ gemm_checks() {
     if [ -f "$cases" ]; then
         i=0
         while IFS= read -r args; do
-            case $args in ''|'#'*) continue ;; esac
             i=$((i + 1))
             # shellcheck disable=SC2086
             if [ "$(case_needs "$bin" $args)" ]; then # every variant it names: not on this CPU
@@ -79,7 +94,7 @@ gemm_checks() {
             else
                 expect_rc 0 "$dir: $args" "$prog-case$i" "$bin" $args
             fi
-        done <"$cases"
+        done < <(case_lines "$1")
     fi
     exercise_check "$dir" "$prog-exercise" \
         "build/grade/$bin" --variant all --no-baseline --reps 1 --sizes 7x13x5,33

@@ -8,7 +8,7 @@
 #      compute-sanitizer memcheck (negative and empty sizes must launch nothing bad)
 #   3. a bad --device is refused cleanly; each untouched exercise fails its checks cleanly
 #   4. compute-sanitizer --tool memcheck and --tool racecheck, every variant, small sizes
-#   5. a CPU program with a GPU part (11_gf256) runs its own GPU checks, NN_topic/custom-tests-gpu.sh
+#   5. a CPU program with a GPU part (11_gf256, 13) runs its own GPU checks, tests/stages/NN_topic-gpu.sh
 #   6. the GPU commands quoted in the chapters and docs run as written, at small sizes
 #      (tests/check-commands.sh --gpu; with NN arguments, those in these stages' chapters)
 # Ends with "N passed, N failed, N skipped". Exit status 77 when there is no GPU (or no nvcc):
@@ -24,8 +24,8 @@ mkdir -p "$LOG"
 OPTION_SETS=("" "--alpha -1.5 --beta 0.5" "--pad 5" "--beta 1 --pad 3")
 
 stages=$(make -s list-stages | awk '$3 == "gpu"')
-# A CPU program with a GPU part (11_gf256) brings its own GPU checks: NN_topic/custom-tests-gpu.sh.
-custom=$(for f in [0-9][0-9]_*/custom-tests-gpu.sh; do [ -f "$f" ] && dirname "$f"; done)
+# A CPU program with a GPU part (11_gf256, 13) brings its own GPU checks: tests/stages/NN_topic-gpu.sh.
+custom=$(for f in tests/stages/[0-9][0-9]_*-gpu.sh; do [ -f "$f" ] && basename "$f" -gpu.sh; done)
 if [ $# -gt 0 ]; then
     want=" $* "
     stages=$(while read -r dir prog kind; do
@@ -57,7 +57,7 @@ stages=$built
 # Is there a GPU? Ask the first stage (if not, it prints "no NVIDIA GPU or driver found: skipped"
 # and exits 77).
 read -r dir prog kind <<<"$(head -n1 <<<"$stages")"
-# (Only a custom-tests-gpu.sh stage: ask nvidia-smi.)
+# (Only a stage with tests/stages/NN_topic-gpu.sh: ask nvidia-smi.)
 probe_rc=0
 if [ -z "$stages" ]; then
     if command -v nvidia-smi >/dev/null; then
@@ -110,17 +110,16 @@ while read -r dir prog kind; do
     done
     sanitize memcheck "$dir: compute-sanitizer memcheck --edges" "$prog-memcheck-edges" \
         "$bin" --edges --no-baseline
-    # the stage's own sanitizer cases (sanitizer-cases.txt: argument lines, like test-cases.txt)
-    if [ -f "$dir/sanitizer-cases.txt" ]; then
+    # the stage's own sanitizer cases (the "sanitizer:" lines of its test-cases.txt)
+    if [ -f "$dir/test-cases.txt" ]; then
         n=0
         while IFS= read -r args; do
-            case $args in ''|'#'*) continue ;; esac
             for tool in memcheck racecheck; do
                 n=$((n + 1))
                 # shellcheck disable=SC2086
                 sanitize "$tool" "$dir: compute-sanitizer $tool $args" "$prog-san$n" "$bin" $args
             done
-        done <"$dir/sanitizer-cases.txt"
+        done < <(case_lines "$dir" sanitizer)
     fi
 done <<<"$stages"
 
@@ -159,8 +158,8 @@ gated 75 12_cuda_tensor_cores/cuda_tensor_cores wmma none-else # (every variant 
 gated 86 12_cuda_tensor_cores/cuda_tensor_cores wgmma_persistent
 
 for dir in $custom; do
-    echo "== $dir (its own GPU tests: $dir/custom-tests-gpu.sh)"
-    run_checker "$dir" "$dir/custom-tests-gpu.sh" "$LOG/${dir%%_*}-custom-gpu.out"
+    echo "== $dir (its own GPU tests: tests/stages/$dir-gpu.sh)"
+    run_checker "$dir" "tests/stages/$dir-gpu.sh" "$LOG/${dir%%_*}-custom-gpu.out"
 done
 
 echo "== commands quoted in the book (tests/check-commands.sh --gpu)"

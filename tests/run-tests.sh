@@ -24,7 +24,8 @@
 #      (tests/check-book.sh, and a planted chapter that it must fail)
 #  11. every command quoted in README.md, docs/ and the chapters runs as written, at small sizes
 #      (tests/check-commands.sh; the GPU ones are skipped here, make test-gpu runs them)
-# A stage that is not a float GEMM (11_gf256) supplies NN_topic/custom-tests.sh instead of 2-6.
+# A stage that is not a float GEMM (11_gf256), or runs under mpirun (13), supplies tests/stages/NN_topic.sh
+# instead of 2-6 (its first lines say "# checks: own"); a GEMM stage's tests/stages/NN_topic.sh runs after them.
 # Ends with "N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/.."
@@ -73,11 +74,11 @@ while read -r dir prog kind; do
             0) ok "$dir: checks pass on the GPU present" ;;
             *) bad "$dir: -m 7 (see $LOG/$prog-gpu.out)" ;;
         esac
-    elif [ -f "$dir/custom-tests.sh" ]; then
+    elif own_checks "$dir"; then
         # a stage that is not a float GEMM (11_gf256) brings its own checks: PASS:/FAIL:/SKIP: lines
-        echo "== $dir (its own tests: $dir/custom-tests.sh)"
+        echo "== $dir (its own tests: tests/stages/$dir.sh)"
         # (stdin from /dev/null: mpirun in 13's reads it, and took the rest of the stage list)
-        run_checker "$dir" "$dir/custom-tests.sh" "$LOG/$prog-custom.out" </dev/null
+        run_checker "$dir" "tests/stages/$dir.sh" "$LOG/$prog-custom.out" </dev/null
         continue
     else
         echo "== $dir"
@@ -91,7 +92,7 @@ while read -r dir prog kind; do
         expect_rc 0 "$dir: ASan+UBSan, edge cases (negative sizes among them)" "$prog-asan-edges" \
             "build/asan/$bin" --edges --no-baseline --threads 2
         # a stage's own checks beyond these (14: the CPU without AMX, by hiding it), if it has any
-        [ ! -f "$dir/extra-tests.sh" ] || run_checker "$dir" "$dir/extra-tests.sh" "$LOG/$prog-extra.out" </dev/null
+        [ ! -f "tests/stages/$dir.sh" ] || run_checker "$dir" "tests/stages/$dir.sh" "$LOG/$prog-extra.out" </dev/null
     fi
     # bad input, on every program (parsing happens before any device is needed)
     for args in "${BAD_INPUTS[@]}"; do
@@ -212,7 +213,7 @@ out=$(make -s stage07 NVCC= 2>&1)
     ok "make stage07 without nvcc (NVCC= hides it): says it needs nvcc" ||
     bad "make stage07 NVCC=: '$out' (want: a CUDA stage, nvcc not found)"
 
-echo "== stage 05's five loops at sizes next to INT_MAX (05_simd/tools/big_sizes.c, under UBSan)"
+echo "== stage 05's five loops at sizes next to INT_MAX (tests/stages/05_simd_big_sizes.c, under UBSan)"
 expect_rc 0 "05_simd: the loops cut M, N or K = INT_MAX into blocks, every tile inside C" big-sizes \
     sh -c 'make -s build/asan/05_simd/big_sizes && build/asan/05_simd/big_sizes'
 

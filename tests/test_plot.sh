@@ -273,36 +273,36 @@ sib=$tmp/in/sibling
 mkdir -p "$sib/14" "$sib/13" "$sib/10/10_cuda_multigpu" "$sib/13p"
 cp "$root/results/xeon-emr-2c/14_amx.csv" "$sib/14/"
 cut_row "$root/results/xeon-emr-2c/14_amx_fp32.csv" >"$sib/14/14_amx_fp32.csv"
-check "14_amx/plot.py refuses a cut-off 14_amx_fp32.csv beside its CSV" refuses 14_amx "$sib/14/14_amx.csv"
+check "plots/14_amx.py refuses a cut-off 14_amx_fp32.csv beside its CSV" refuses 14_amx "$sib/14/14_amx.csv"
 cp "$root/results/h100/13_distributed.csv" "$sib/13/"
 awk -F, 'BEGIN { OFS = "," } NR == 3 { $7 = "nan" } 1' "$root/results/h100/13_distributed_comm.csv" \
     >"$sib/13/13_distributed_comm.csv"
-check "13_distributed/plot.py refuses a 'nan' time in the 13_distributed_comm.csv beside its CSV" \
+check "plots/13_distributed.py refuses a 'nan' time in the 13_distributed_comm.csv beside its CSV" \
     refuses 13_distributed "$sib/13/13_distributed.csv"
 cp "$root/results/h200x4/10_cuda_multigpu.csv" "$sib/10/"
 cut_row "$root/results/h200x4/10_cuda_multigpu/timeline_rows_split.csv" \
     >"$sib/10/10_cuda_multigpu/timeline_rows_split.csv"
-check "10_cuda_multigpu/plot.py refuses a cut-off timeline CSV, and writes no chart before" \
+check "plots/10_cuda_multigpu.py refuses a cut-off timeline CSV, and writes no chart before" \
     refuses 10_cuda_multigpu "$sib/10/10_cuda_multigpu.csv"
 cp "$root/results/h100/13_distributed.csv" "$root/results/h100/13_distributed_comm.csv" "$sib/13p/"
 head -n 1 "$root/results/h100/09_cuda_registers.csv" >"$sib/13p/09_cuda_registers.csv"
 "$PY" "$root/13_distributed/plot.py" --projection "$sib/13p" >"$tmp/bad.out" 2>"$tmp/bad.err"
-check "13_distributed/plot.py --projection with a header alone in 09_cuda_registers.csv exits 2, one line" \
+check "plots/13_distributed.py --projection with a header alone in 09_cuda_registers.csv exits 2, one line" \
     [ $? -eq 2 -a "$(wc -l <"$tmp/bad.err")" -eq 1 -a ! -s "$tmp/bad.out" ]
 # ... and 09's rates are needed by --projection alone: --table and the chart go without them
 mkdir -p "$sib/13t"
 cp "$root/results/h100/13_distributed.csv" "$root/results/h100/13_distributed_comm.csv" "$sib/13t/"
 "$PY" "$root/13_distributed/plot.py" --table "$sib/13t/13_distributed.csv" >"$tmp/table.out" 2>"$tmp/table.err"
-check "13_distributed/plot.py --table without 09_cuda_registers.csv beside it prints its tables" \
+check "plots/13_distributed.py --table without 09_cuda_registers.csv beside it prints its tables" \
     [ $? -eq 0 -a ! -s "$tmp/table.err" -a "$(grep -c '^| summa ' "$tmp/table.out")" -gt 0 ]
 f=$(bad_input 13_distributed timeline)
 cut_row "$root/results/h200x4/13_distributed_timeline.csv" >"$f"
-check "13_distributed/plot.py --timeline refuses a cut-off timeline CSV" \
+check "plots/13_distributed.py --timeline refuses a cut-off timeline CSV" \
     refuses 13_distributed "$f" --timeline
 f=$(bad_input 13_distributed table)
 awk -F, 'BEGIN { OFS = "," } NR == 3 { $13 = "nan" } 1' "$root/results/h100/13_distributed.csv" >"$f"
 "$PY" "$root/13_distributed/plot.py" --table "$f" >"$tmp/bad.out" 2>"$tmp/bad.err"
-check "13_distributed/plot.py --table refuses a 'nan' rate, one line, no table" \
+check "plots/13_distributed.py --table refuses a 'nan' rate, one line, no table" \
     [ $? -eq 2 -a "$(wc -l <"$tmp/bad.err")" -eq 1 -a ! -s "$tmp/bad.out" ]
 
 # A stage's chart from a CSV without what it needs would leave a panel empty: it exits 77 with
@@ -314,9 +314,9 @@ stage_skips() { # stage_skips NN_topic CSV
         [ ! -e "$tmp/skip.png" ]
 }
 awk -F, 'NR == 1 || ($6 == 2 && $14 != "FAIL")' "$fixture/04_threads.csv" >"$tmp/04_t2.csv"
-check "04_threads/plot.py without 1-thread rows exits 77, nothing written" stage_skips 04_threads "$tmp/04_t2.csv"
+check "plots/04_threads.py without 1-thread rows exits 77, nothing written" stage_skips 04_threads "$tmp/04_t2.csv"
 "$PY" "$root/04_threads/plot.py" "$fixture/04_threads.csv" "$tmp/04.png" >/dev/null 2>&1
-check "04_threads/plot.py on 1 and 2 threads draws its chart" is_png "$tmp/04.png"
+check "plots/04_threads.py on 1 and 2 threads draws its chart" is_png "$tmp/04.png"
 # Its pairs: a 1-thread row with the next row of the same variant and size, if on 2 threads; a run
 # of 2 and 3 threads between two 1,2 runs adds a 2-thread row with no partner (bench.sh's run 3),
 # and a 1,2 run beside OpenBLAS is not drawn where the size was timed alone (run 4).
@@ -329,17 +329,17 @@ check "04_threads/plot.py on 1 and 2 threads draws its chart" is_png "$tmp/04.pn
 } >"$tmp/04_unpaired.csv"
 pairs_got=$(cd "$root/04_threads" && "$PY" -c 'import sys, plot; print(plot.load(sys.argv[1])[0])' \
     "$tmp/04_unpaired.csv" 2>&1)
-check "04_threads/plot.py pairs each 1-thread row with its own run's 2-thread row (got $pairs_got)" \
+check "plots/04_threads.py pairs each 1-thread row with its own run's 2-thread row (got $pairs_got)" \
     [ "$pairs_got" = "{('omp_tiled', 64, 64): [(10.0, 20.0), (30.0, 60.0)]}" ]
 # 03's rows as the default sweep writes them: one tile, so "tiled" with no "/T" (every row of
 # stage 03, the library's too: a CSV with another stage's rows is refused, exit 2)
 awk -F, 'NR == 1 || $6 == 1' "$fixture/04_threads.csv" |
     sed 's/^04_threads,/03_tiling,/; s/^03_tiling,omp_rows,/03_tiling,ikj,/; s/^03_tiling,omp_tiled,/03_tiling,tiled,/' \
         >"$tmp/03_one_tile.csv"
-check "03_tiling/plot.py without a tile sweep exits 77, nothing written" stage_skips 03_tiling "$tmp/03_one_tile.csv"
+check "plots/03_tiling.py without a tile sweep exits 77, nothing written" stage_skips 03_tiling "$tmp/03_one_tile.csv"
 if [ -x "$root/11_gf256/gf256" ]; then
     "$root/11_gf256/gf256" --variant table --len 4K --reps 1 --csv "$tmp/11_one_len.csv" >/dev/null 2>&1
-    check "11_gf256/plot.py with one chunk length exits 77, nothing written" stage_skips 11_gf256 "$tmp/11_one_len.csv"
+    check "plots/11_gf256.py with one chunk length exits 77, nothing written" stage_skips 11_gf256 "$tmp/11_one_len.csv"
 fi
 
 # The charts of a small `make run` (tests/test_run_charts.sh): its checks count as this test's.
