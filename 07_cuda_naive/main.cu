@@ -19,7 +19,7 @@ static const gemm_variant variants[] = {
     /* the same kernel as coalesced; the harness hands it pinned host memory instead of
      * device buffers */
     {"mapped", "the coalesced kernel on A, B, C in pinned host memory (zero-copy over the bus)",
-     gemm_coalesced, .host_mapped = 1, .alpha_last = 1},
+     gemm_coalesced, .alpha_last = 1, .backend_data = &cuda_host_mapped},
 };
 
 static int stage_option(bench_opts *o, const char *opt, const char *val)

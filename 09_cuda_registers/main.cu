@@ -10,8 +10,8 @@
 
 /* Every kernel of this stage applies alpha to the finished dot product (gemm_store), not to
  * each term: alpha_last (gemm.h; the chapter, "Pitfalls", says why). The fields before it keep
- * their defaults: err_c, normwise, host_mapped. */
-#define ALPHA_LAST 0, 0, 0, 1
+ * their defaults: err_c, normwise. */
+#define ALPHA_LAST 0, 0, 1
 
 static const gemm_variant variants[] = {
     {"blocktile_1d", "64x64 block tile, each thread a column of 8 results", gemm_blocktile_1d,

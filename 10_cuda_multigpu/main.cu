@@ -13,7 +13,7 @@
 #include "harness/multigpu.h"
 
 /* 09's kernel and cuBLAS apply alpha to the finished dot product: alpha_last (gemm.h; 09's
- * chapter says why). The fields before it keep their defaults: err_c, normwise, host_mapped. */
+ * chapter says why). The fields before it keep their defaults: err_c, normwise. */
 #define ALPHA_LAST 0, 0, 0, 1
 
 static const gemm_variant variants[] = {

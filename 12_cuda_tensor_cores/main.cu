@@ -22,7 +22,7 @@
  * A = B = 1e20 overflows the accumulator before alpha = 1e-20 could bring it back. */
 #define BF16_ROW(NAME, DESC, FN, RUNNABLE, NEEDS)                                            \
     {.name = NAME, .desc = DESC, .fn = gemm_bf16_variant, .err_c = TC_ERR_C, .alpha_last = 1,  \
-     .runnable = RUNNABLE, .needs = NEEDS, .fn_bf16 = FN}
+     .runnable = RUNNABLE, .needs = NEEDS, .other_fn = GEMM_OTHER_FN(FN)}
 #define BF16_VARIANT(NAME, DESC, FN, NEED) BF16_ROW(NAME, DESC, FN, NEED) /* NEED: SM80, SM90 */
 #define SM80 cuda_needs_sm80, CUDA_NEEDS_SM80
 #define SM90 cuda_needs_sm90, CUDA_NEEDS_SM90
@@ -156,7 +156,7 @@ static const stage_info fp32_stage = {
  * variant gets the terms as BF16 (each must be one); an FP32 one (--fp32) as they are. */
 static float probe_sum(const gemm_variant *v, const float *a, const float *b)
 {
-    const int bf16 = v->fn_bf16 != NULL;
+    const int bf16 = v->other_fn != NULL;
     const size_t es = bf16 ? sizeof(gemm_bf16) : sizeof(float);
     float fa[PK], fb[PK * 8] = {0}, *dC, c[8];
     uint16_t ha[PK], hb[PK * 8] = {0};
@@ -177,7 +177,7 @@ static float probe_sum(const gemm_variant *v, const float *a, const float *b)
     CUDA_CHECK(cudaMemcpy(dA, bf16 ? (const void *)ha : fa, PK * es, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(dB, bf16 ? (const void *)hb : fb, PK * 8 * es, cudaMemcpyHostToDevice));
     if (bf16)
-        v->fn_bf16(1, 8, PK, 1.0f, (gemm_bf16 *)dA, PK, (gemm_bf16 *)dB, 8, 0.0f, dC, 8);
+        gemm_bf16_of(v)(1, 8, PK, 1.0f, (gemm_bf16 *)dA, PK, (gemm_bf16 *)dB, 8, 0.0f, dC, 8);
     else
         v->fn(1, 8, PK, 1.0f, (float *)dA, PK, (float *)dB, 8, 0.0f, dC, 8);
     CUDA_CHECK(cudaStreamSynchronize(gemm_stream()));

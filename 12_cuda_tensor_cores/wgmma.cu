@@ -542,7 +542,7 @@ static void tune_fn(int M, int N, int K, float alpha, const gemm_bf16 *A, int ld
 
 #define TUNE(NAME, DESC, ...)                                                                 \
     {.name = "persistent/" NAME, .desc = DESC, .fn = gemm_bf16_variant, .err_c = TC_ERR_C,       \
-     .fn_bf16 = tune_fn<__VA_ARGS__>}
+     .other_fn = GEMM_OTHER_FN(tune_fn<__VA_ARGS__>)}
 
 /* 256x4_c2_g8 is what wgmma_persistent runs where 128x256 tiles fill the GPU (128x6_c2_g8
  * elsewhere, as at 1024); each other row changes one thing */

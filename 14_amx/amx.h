@@ -170,9 +170,9 @@ void bf16_blocking(const bf16_kernel *k, int *mc, int *kc, int *nc);
 
 /* ---- the backend (backend.c) -------------------------------------------------------------------- */
 
-/* The CPU backend for BF16 variants (gemm_variant.fn_bf16): rounds A and B to BF16 copies, runs
+/* The CPU backend for BF16 variants (gemm_variant.other_fn): rounds A and B to BF16 copies, runs
  * the variant on them, and hands the check the rounded values (unless bf16_reference_unrounded).
- * A variant without fn_bf16 (05's FP32 kernel, for comparison) runs on the rounded values as
+ * A variant without other_fn (05's FP32 kernel, for comparison) runs on the rounded values as
  * floats. Baselines: MKL's cblas_gemm_bf16bf16f32 (--baseline mkl), oneDNN's BF16 matmul
  * (--baseline onednn), or, for OpenBLAS and BLIS, which have no BF16 GEMM, their sgemm on the
  * rounded values (the same products, in FP32). */

@@ -26,7 +26,7 @@
  * chapter 12's. c of the bound: amx.h (derived from what --probe measured). */
 #define BF16_VARIANT(NAME, DESC, FN, C, HAS, NEEDS)                                            \
     {.name = NAME, .desc = DESC, .fn = gemm_bf16_only, .err_c = C, .alpha_last = 1,            \
-     .runnable = HAS, .needs = NEEDS, .fn_bf16 = FN}
+     .runnable = HAS, .needs = NEEDS, .other_fn = GEMM_OTHER_FN(FN)}
 
 static const gemm_variant variants[] = {
     {.name = "simd", .desc = "05's best FP32 kernel (linked), on the same BF16-rounded values: the "

@@ -44,6 +44,7 @@ typedef struct bench_opts {
                               names get "+transfers" (set by a stage option, e.g. 07's) */
     uint64_t seed;
     int edges;           /* --edges: run the edge-case suite (edges.h) instead */
+    const struct stage_mode *mode; /* the stage's run mode given on the command line, or NULL */
     const char *variant_list, *thread_list; /* --variant and --threads as given */
 } bench_opts;
 
@@ -77,6 +78,26 @@ typedef struct bench_backend {
                                                   NULL: the C compiler of the harness */
 } bench_backend;
 
+struct stage_info;
+
+/* A run mode of a stage: a flag that changes what the program does. Either another table (FP32
+ * variants beside BF16 ones, a grid of tuning configurations: `stage`), or a measurement that is
+ * not a row of the table (how an instruction rounds, a peak, where the time goes: `run`), or both.
+ * bench_main looks for the flags before it reads the rest of the command line, so a stage's own
+ * options can ask which mode is on (bench_opts.mode), and refuses two modes at once. */
+typedef struct stage_mode {
+    const char *flag;               /* "--fp32" */
+    const char *help;               /* its lines for --help (each "  --flag ...\n") */
+    const struct stage_info *stage; /* the table, title and backend under this mode; NULL: the
+                                       stage's own */
+    /* NULL: the table is measured as usual. Else run in place of it, once every argument has
+     * been checked and, unless before_init, the backend started; returns the exit status. */
+    int (*run)(const struct stage_info *st, bench_opts *o);
+    int before_init; /* run needs no backend (a CPU probe, a peak): start none */
+    int own_csv;     /* run writes --csv itself, in columns of its own; otherwise a mode with a
+                        run refuses --csv (it has no table rows to write) */
+} stage_mode;
+
 typedef struct stage_info {
     const char *stage;          /* "01_naive": the CSV's stage column */
     const char *title;          /* one line for the header and --help */
@@ -92,6 +113,15 @@ typedef struct stage_info {
     /* 1: the sweep is over GPUs, not threads (stage 10): `--gpus 1,2,4` takes the place of
      * --threads, set_threads(t) gets the GPU count and the CSV's threads column holds it. */
     int gpus_sweep;
+    const stage_mode *modes; /* the stage's run modes (--fp32, --tune, --probe ...), or NULL */
+    int nmodes;
+    /* Optional: after the tally, NULL when a failed check fails the run (exit status 1); or a line
+     * saying why the checks of this run are a measurement and not a verdict (checked against
+     * the unrounded inputs, say: they fail by design), printed after the tally, exit status 0. */
+    const char *(*checks_measure)(const bench_opts *o);
+    /* Optional: the stage's own files closed after the run (a statistics CSV): 0, or the exit
+     * status (2) after one line on stderr. */
+    int (*finish)(void);
 } stage_info;
 
 #ifdef __cplusplus

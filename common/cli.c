@@ -211,6 +211,24 @@ int cli_parse_sizes(const char *what, const char *s, gemm_shape **out)
     return n;
 }
 
+/* The stage whose run modes the command line takes (bench_main's), and the one given. */
+static const stage_info *mode_base;
+static const stage_mode *mode_given;
+
+void cli_set_mode(const stage_info *base, const stage_mode *mode)
+{
+    mode_base = base;
+    mode_given = mode;
+}
+
+static int is_mode_flag(const char *a)
+{
+    for (int i = 0; mode_base && i < mode_base->nmodes; i++)
+        if (!strcmp(a, mode_base->modes[i].flag))
+            return 1;
+    return 0;
+}
+
 static void usage(const stage_info *st)
 {
     printf("%s: %s\n\n", st->stage, st->title);
@@ -241,6 +259,9 @@ static void usage(const stage_info *st)
            cli_prog, st->default_sizes);
     if (st->extra_help)
         printf("%s", st->extra_help);
+    for (int i = 0; mode_base && i < mode_base->nmodes; i++)
+        if (mode_base->modes[i].help)
+            printf("%s", mode_base->modes[i].help);
 }
 
 const gemm_variant *cli_row(const cli_table *t, int v)
@@ -401,6 +422,7 @@ static const char *baseline_choice(const stage_info *st, const char *lib)
 void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
 {
     cli_start(o, argv[0], st->nvariants);
+    o->mode = mode_given;
     long m = 0, n = 0, k = -1; /* k -1: not given */
     const char *sizes = NULL;
 
@@ -439,6 +461,8 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
             o->baseline_lib = baseline_choice(st, cli_value(a, val));
         } else if (!strcmp(a, "--edges")) {
             o->edges = 1;
+            took = 1;
+        } else if (is_mode_flag(a)) { /* bench_main has seen it */
             took = 1;
         } else {
             took = cli_common_option(o, a, val);

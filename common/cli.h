@@ -32,6 +32,10 @@ int cli_parse_sizes(const char *what, const char *s, gemm_shape **out);
  * exits 2 with one line on stderr for any bad input. */
 void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o);
 
+/* The run modes the command line takes (base's, stage_info.modes) and the one given (or NULL):
+ * bench_main sets them before cli_parse, which then takes the flags and sets o->mode. */
+void cli_set_mode(const stage_info *base, const stage_mode *mode);
+
 /* The parts of cli_parse that are not about GEMM, for a program with options of its own
  * (11_gf256): its parser calls cli_start, offers each argument to cli_common_option before its
  * own, then lists (--list) or selects the variants and reads the thread counts.

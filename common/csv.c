@@ -242,6 +242,35 @@ static int names_stdout(const struct stat *st)
     return fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == st->st_dev && out.st_ino == st->st_ino;
 }
 
+/* ---- what an exit leaves behind -------------------------------------------------------------- */
+
+/* The files open now. A program that exits without closing one (a refusal after the open: a
+ * size too large for memory, exit 2; a skip, exit 77) must leave no file holding a header alone:
+ * at exit, each one this run created and wrote no row to is removed, as csv_close would. */
+enum { MAX_OPEN = 16 };
+static csv_file *open_files[MAX_OPEN];
+static void remove_if_unused(const csv_file *f);
+
+static void at_exit(void)
+{
+    for (int i = 0; i < MAX_OPEN; i++)
+        if (open_files[i] && open_files[i]->fd >= 0 && open_files[i]->created &&
+            open_files[i]->rows == 0)
+            remove_if_unused(open_files[i]);
+}
+
+static void track(csv_file *f, csv_file *replace)
+{
+    static int registered;
+    if (!registered)
+        registered = atexit(at_exit) == 0;
+    for (int i = 0; i < MAX_OPEN; i++)
+        if (open_files[i] == replace) {
+            open_files[i] = f;
+            return;
+        }
+}
+
 csv_file *csv_open(const char *path, const char *header, char *err, size_t errlen)
 {
     if (!*path) {
@@ -260,7 +289,8 @@ csv_file *csv_open(const char *path, const char *header, char *err, size_t errle
     signals_install();
     struct stat st;
     /* a pipe, a FIFO, a terminal, a device: a stream, whose header cannot be read back */
-    const int stream = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+    const int exists = stat(path, &st) == 0;
+    const int stream = exists && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
     int rc;
     if (strcmp(path, "-") == 0 || (stream && names_stdout(&st))) {
         /* the rows keep the real stdout (the header with the first row); the program's other
@@ -277,12 +307,19 @@ csv_file *csv_open(const char *path, const char *header, char *err, size_t errle
         f->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
         rc = f->fd < 0 ? fail(err, errlen, path, "cannot open it for writing", errno)
                        : write_line(f, header, err, errlen);
+    } else if (exists && S_ISREG(st.st_mode) && names_stdout(&st)) {
+        /* `--csv out.csv > out.csv`: the table would write over the header and the rows */
+        rc = fail(err, errlen, path, "is also where standard output goes (redirected into it): the "
+                                     "table would overwrite the rows; write them to another file, "
+                                     "or with --csv - to standard output alone", 0);
     } else {
         f->regular = 1;
         rc = open_regular(f, err, errlen);
     }
-    if (rc == 0)
+    if (rc == 0) {
+        track(f, NULL);
         return f;
+    }
     signals_restore();
     if (f->fd >= 0)
         close(f->fd);
@@ -354,6 +391,7 @@ int csv_close(csv_file *f, char *err, size_t errlen)
         remove_if_unused(f);
     if (f->fd >= 0 && close(f->fd) != 0)
         rc = fail(err, errlen, f->path, "closing it failed", errno);
+    track(NULL, f);
     signals_restore();
     free(f->header);
     free(f->columns);

@@ -6,9 +6,9 @@
  *   put_c/get_c C to the device before a run, back to the host for the check
  *   run         CUDA events around the kernel alone (or, with --include-transfers, around
  *               the copies in, the kernel and the copy out); fn NULL runs cublasSgemm
- * Variants flagged host_mapped (07's `mapped`) get pinned host copies of A, B and C that
+ * A variant whose backend_data is cuda_host_mapped gets pinned host copies of A, B and C that
  * the kernel reads and writes through the bus instead of device buffers.
- * cuda_bf16_backend (stage 12) is the same with BF16 device copies of A and B, at the end.
+ * cuda_bf16_backend is the same with BF16 device copies of A and B, at the end.
  */
 #include "cuda_harness.cuh"
 
@@ -265,9 +265,13 @@ static void pin_host_copies(bench_problem *p, gpu_problem *gp)
     memcpy(gp->hB, p->B, gp->b_bytes);
 }
 
+const cuda_variant_data cuda_host_mapped = {.host_mapped = 1};
+
 static int is_mapped(const bench_problem *p, gemm_fn *fn)
 {
-    return fn && p->variant && p->variant->host_mapped;
+    const cuda_variant_data *d =
+        p->variant ? (const cuda_variant_data *)p->variant->backend_data : NULL;
+    return fn && d && d->host_mapped;
 }
 
 static void cuda_put_c(bench_problem *p)
@@ -458,7 +462,7 @@ static void cublas_bf16_rowmajor(int M, int N, int K, float alpha, const gemm_bf
 static double cuda_bf16_run(bench_problem *p, gemm_fn *fn)
 {
     gpu_problem *gp = (gpu_problem *)p->ctx;
-    gemm_bf16_fn *f = fn ? p->variant->fn_bf16 : cublas_bf16_rowmajor;
+    gemm_bf16_fn *f = fn ? gemm_bf16_of(p->variant) : cublas_bf16_rowmajor;
     if (!f)
         cli_die("variant %s has no BF16 function", p->variant->name);
     CUDA_CHECK(cudaEventRecord(g.start, g.stream));

@@ -105,9 +105,18 @@ const char *cuda_compiler(void); /* "nvcc 13.0.88 + gcc 13.3.0": the CSV's compi
 
 extern const bench_backend cuda_backend;
 
-/* A BF16 variant's table row: { "name", "description", gemm_bf16_variant, ..., .fn_bf16 = f }.
- * bench.c runs a variant as run(p, fn), fn == NULL meaning the baseline, so fn must be set;
- * cuda_bf16_backend then calls the row's fn_bf16. Called directly, it says so and exits. */
+/* What cuda_backend reads of a variant (gemm_variant.backend_data; NULL: the default, device
+ * buffers). */
+typedef struct cuda_variant_data {
+    int host_mapped; /* A, B and C stay in pinned host memory that the kernel reads and writes
+                        over the bus (zero-copy) */
+} cuda_variant_data;
+extern const cuda_variant_data cuda_host_mapped; /* {.host_mapped = 1} */
+
+/* A BF16 variant's table row: { "name", "description", gemm_bf16_variant, ...,
+ * .other_fn = GEMM_OTHER_FN(f) }. bench.c runs a variant as run(p, fn), fn == NULL meaning the
+ * baseline, so fn must be set; cuda_bf16_backend then calls the row's kernel (gemm_bf16_of).
+ * Called directly, it says so and exits. */
 void gemm_bf16_variant(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                        int ldb, float beta, float *C, int ldc);
 

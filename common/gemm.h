@@ -46,9 +46,10 @@ extern "C" {
 typedef void gemm_fn(int M, int N, int K, float alpha, const float *A, int lda,
                      const float *B, int ldb, float beta, float *C, int ldc);
 
-/* Stage 12's tensor-core variants: A and B in bfloat16 (float's 8 exponent bits, 8 significant
- * bits), C in float, the products summed in float. The same rules as gemm_fn otherwise. CUDA code
- * sees the element as __nv_bfloat16; C code, which never looks inside, as its 16 bits. */
+/* The typed sibling of gemm_fn for kernels on bfloat16 inputs (float's 8 exponent bits, 8
+ * significant bits): A and B in BF16, C in float, the products summed in float. The same rules as
+ * gemm_fn otherwise. CUDA code sees the element as __nv_bfloat16; C code, which never looks
+ * inside, as its 16 bits. */
 #ifdef __CUDACC__
 typedef __nv_bfloat16 gemm_bf16;
 #else
@@ -59,26 +60,38 @@ typedef struct gemm_bf16 {
 typedef void gemm_bf16_fn(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
                           const gemm_bf16 *B, int ldb, float beta, float *C, int ldc);
 
-/* One row of a stage's variant table. */
+/* Any function, for a variant whose kernel is not a gemm_fn (gemm_bf16_fn): the table keeps it
+ * as this type (GEMM_OTHER_FN) and the stage's own backend calls it at its real type. */
+typedef void gemm_other_fn(void);
+#define GEMM_OTHER_FN(...) ((gemm_other_fn *)(__VA_ARGS__))
+
+/* One row of a stage's variant table. The fields after fn are optional (zero: the default). */
 typedef struct gemm_variant {
     const char *name;   /* short, says the technique: "ikj", "tiled_copy" */
     const char *desc;   /* one line for --list */
     gemm_fn *fn;
+    /* how the harness checks it (verify.h, edges.h) */
     double err_c;       /* c in the error bound (0 means the default, 2) */
     int normwise;       /* 1: check against a normwise bound (Strassen) */
-    int host_mapped;    /* GPU: A, B and C stay in pinned host memory that the kernel reads
-                           and writes over the bus (zero-copy, stage 07's `mapped`) */
     int alpha_last;     /* 1: alpha scales the finished dot product, not each term (the
                            overflow rule above does not hold; the chapter says why) */
     int fast_algorithm; /* 1: Strassen-like: a NaN or Inf in A or B may also reach elements
                            of C whose dot products do not use it */
     int (*runnable)(void); /* NULL, or: can this machine run it? (e.g. a CPU feature test) */
     const char *needs;     /* what runnable() looks for, for messages: "AVX-512F/DQ/VL" */
-    gemm_bf16_fn *fn_bf16; /* a BF16 variant (stage 12): run by cuda_bf16_backend, with fn set to
-                              gemm_bf16_variant */
-    double err_in;         /* the bound's term that does not grow with K (verify.h; TF32). Last:
-                              tables that fill the first fields by position stay as they were */
+    double err_in;         /* the bound's term that does not grow with K: inputs rounded before
+                              the product (TF32, BF16 pieces; verify.h) */
+    /* for the stage's own backend, which alone reads them */
+    gemm_other_fn *other_fn;  /* the kernel when it is not a gemm_fn (a BF16 one); fn then
+                                 names a stand-in that the backend never calls */
+    const void *backend_data; /* what that backend needs to know of this variant, its type */
 } gemm_variant;
+
+/* A BF16 variant's kernel (other_fn). */
+static inline gemm_bf16_fn *gemm_bf16_of(const gemm_variant *v)
+{
+    return (gemm_bf16_fn *)v->other_fn;
+}
 
 /* The BLAS rules at the edges (above), for the first line of every variant:
  *     if (gemm_quick_return(M, N, K, alpha, beta, C, ldc)) return;

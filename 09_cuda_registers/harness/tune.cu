@@ -16,8 +16,8 @@
 #include "../cuda_registers.h"
 #include "../warptile.cuh"
 
-/* alpha_last, as the stage's own variants (main.cu): err_c, normwise, host_mapped default */
-#define ALPHA_LAST 0, 0, 0, 1
+/* alpha_last, as the stage's own variants (main.cu): err_c, normwise default */
+#define ALPHA_LAST 0, 0, 1
 #define WT(BM, BN, BK, WM, WN, TM, TN)                                                        \
     {"warptile/" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s2",                \
      "register-staged double buffer", gemm_warptile_t<BM, BN, BK, WM, WN, TM, TN>, ALPHA_LAST}

@@ -167,11 +167,11 @@ static double bf16_run(bench_problem *p, gemm_fn *fn)
     q.B = bp->rB;
     if (!fn && base == BASE_SGEMM)
         return cpu->run(&q, NULL);
-    if (fn && !p->variant->fn_bf16)
+    if (fn && !p->variant->other_fn)
         return cpu->run(&q, fn); /* an FP32 kernel beside the BF16 ones (05's) */
     double t0 = timer_now();
     if (fn)
-        p->variant->fn_bf16(p->M, p->N, p->K, p->alpha, (const gemm_bf16 *)bp->A16, p->lda,
+        gemm_bf16_of(p->variant)(p->M, p->N, p->K, p->alpha, (const gemm_bf16 *)bp->A16, p->lda,
                             (const gemm_bf16 *)bp->B16, p->ldb, p->beta, p->C, p->ldc);
     else if (base == BASE_MKL)
         mkl_bf16(p->M, p->N, p->K, p->alpha, bp->A16, p->lda, bp->B16, p->ldb, p->beta, p->C, p->ldc);

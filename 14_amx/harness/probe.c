@@ -37,7 +37,7 @@ static float probe_sum(const gemm_variant *v, const term *t)
             exit(1);
         }
     }
-    v->fn_bf16(1, PN, PK, 1.0f, (const gemm_bf16 *)A, PK, (const gemm_bf16 *)B, PN, 0.0f, C, PN);
+    gemm_bf16_of(v)(1, PN, PK, 1.0f, (const gemm_bf16 *)A, PK, (const gemm_bf16 *)B, PN, 0.0f, C, PN);
     return C[0];
 }
 
@@ -47,7 +47,7 @@ static float probe_product(const gemm_variant *v)
     uint16_t A[PK] = {0}, B[PK * PN] = {0};
     float C[PN];
     A[32] = B[32 * PN] = bf16_round_bits(1.0f + ldexpf(1.0f, -7));
-    v->fn_bf16(1, PN, PK, 1.0f, (const gemm_bf16 *)A, PK, (const gemm_bf16 *)B, PN, 0.0f, C, PN);
+    gemm_bf16_of(v)(1, PN, PK, 1.0f, (const gemm_bf16 *)A, PK, (const gemm_bf16 *)B, PN, 0.0f, C, PN);
     return C[0];
 }
 
@@ -98,7 +98,7 @@ int probe_main(const stage_info *st, const bench_opts *o)
     printf("== %s --probe: how the BF16 instructions add ==\n", st->stage);
     int ran = 0;
     for (int v = 0; v < st->nvariants; v++)
-        if (o->selected[v] && st->variants[v].fn_bf16) {
+        if (o->selected[v] && st->variants[v].other_fn) {
             probe_variant(&st->variants[v]);
             ran++;
         }
