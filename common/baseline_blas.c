@@ -243,7 +243,7 @@ static int load_blis(void)
 /* ------------------------------------------------------------ the core the CPU merits */
 
 /* A BLAS built for many CPUs (OpenBLAS's DYNAMIC_ARCH, MKL, BLIS) picks its kernels from the CPU
- * it finds; a release older than the CPU may not know it and fall back far: Debian 12's
+ * it finds; a release older than the CPU may not know it and fall back far: Debian bookworm's
  * OpenBLAS 0.3.21 runs its Prescott (SSE3) core on Xeons of 2023, a fifth of the AVX-512 rate.
  * The class of kernel the CPU can run, from what the CPU and the OS enable: 3 AVX-512, 2 AVX2
  * with FMA, 1 AVX, 0 older. */

@@ -1,3 +1,8 @@
+/* bench.c: the bench loop (bench.h): every selected variant at every size and thread count, checked
+ * once on poisoned C, then timed alternately with the baseline; a table row and a CSV row each.
+ * Why it is one file: the loop, its table and CSV rows and the load and spread they report share
+ * one row of results and one order of runs; apart, each part would need the others' insides.
+ */
 #include "bench.h"
 
 #include <limits.h>

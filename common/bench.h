@@ -5,7 +5,7 @@
  *   static const gemm_variant variants[] = {
  *       {"ijk", "three nested loops, i-j-k order", gemm_ijk},
  *   };
- *   static const stage_info stage = {"01_naive", "the naive triple loop", "64:1024:x2",
+ *   static const stage_info stage = {"NN_topic", "the naive triple loop", "64:1024:x2",
  *                                    1, variants, 1};
  *   int main(int argc, char **argv) { return bench_main(&stage, argc, argv); }
  *
@@ -29,7 +29,7 @@ extern "C" {
 int bench_main(const stage_info *st, int argc, char **argv);
 
 /* One result: a variant at one size and thread count, what a row of the table and of the CSV
- * say (bench.c's, and stage 13's MPI harness's). base_ms > 0: the baseline's median beside it. */
+ * say (bench.c's, and a stage's own harness's, an MPI one's). base_ms > 0: the baseline's median beside it. */
 typedef struct bench_row {
     const char *variant;
     const gemm_shape *s;
@@ -58,7 +58,7 @@ double bench_gflops(const bench_opts *o, const gemm_shape *s, double ms);
 void bench_print_load_start(int marks_rows);
 /* After the last bench_run: the machine's load during the run, one line on stdout (a warning
  * when it was busy), then the tally "N passed, N failed" (bench_print_tally_line). Every table
- * ends with it: bench_main, 03's sweep, 11's, 12's and 14's own mains. */
+ * ends with it: bench_main's, and a stage's own driver's (a sweep over a parameter). */
 void bench_print_tally(int passed, int failed);
 /* The tally alone, after an empty line: "N passed, N failed", and where variants asked for
  * could not run here (bench_print_not_here), ", N not on this CPU" after it (edges.c's table). */

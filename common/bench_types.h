@@ -41,7 +41,7 @@ typedef struct bench_opts {
     struct csv_file *csv_out;
     int device, gpus;
     int include_transfers; /* GPU: time the copies to and from the device with the kernel;
-                              names get "+transfers" (set by a stage option, e.g. 07's) */
+                              names get "+transfers" (set by a stage option) */
     uint64_t seed;
     int edges;           /* --edges: run the edge-case suite (edges.h) instead */
     const struct stage_mode *mode; /* the stage's run mode given on the command line, or NULL */
@@ -99,7 +99,7 @@ typedef struct stage_mode {
 } stage_mode;
 
 typedef struct stage_info {
-    const char *stage;          /* "01_naive": the CSV's stage column */
+    const char *stage;          /* "NN_topic": the CSV's stage column */
     const char *title;          /* one line for the header and --help */
     const char *default_sizes;  /* the stage's default sweep */
     int default_threads;        /* 0: all online cores */
@@ -110,7 +110,7 @@ typedef struct stage_info {
     int (*extra_option)(bench_opts *o, const char *opt, const char *val);
     const char *extra_help;     /* lines appended to --help */
     const bench_backend *backend;
-    /* 1: the sweep is over GPUs, not threads (stage 10): `--gpus 1,2,4` takes the place of
+    /* 1: the sweep is over GPUs, not threads (a multi-GPU stage): `--gpus 1,2,4` takes the place of
      * --threads, set_threads(t) gets the GPU count and the CSV's threads column holds it. */
     int gpus_sweep;
     const stage_mode *modes; /* the stage's run modes (--fp32, --tune, --probe ...), or NULL */

@@ -37,7 +37,7 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o);
 void cli_set_mode(const stage_info *base, const stage_mode *mode);
 
 /* The parts of cli_parse that are not about GEMM, for a program with options of its own
- * (11_gf256): its parser calls cli_start, offers each argument to cli_common_option before its
+ * (a stage that is not a float GEMM): its parser calls cli_start, offers each argument to cli_common_option before its
  * own, then lists (--list) or selects the variants and reads the thread counts.
  *
  * cli_start: o set to the defaults of DESIGN.md, room for nvariants selections, cli_prog set. */
@@ -50,7 +50,7 @@ int cli_common_option(bench_opts *o, const char *opt, const char *val);
 
 /* A variant table as the command line reads it: n rows `stride` bytes apart, each beginning
  * with its gemm_variant (name, description, runnable() and needs). A GEMM stage's rows are
- * gemm_variants; 11's carry its own kernel after one. */
+ * gemm_variants; another stage's may carry its own kernel after one. */
 typedef struct cli_table {
     const gemm_variant *first;
     size_t stride;
@@ -63,7 +63,7 @@ void cli_list_variants(const cli_table *t);
  * machine can run; else the names listed that it can run, the first it cannot kept in
  * o->unrunnable (bench_check_runnable says what becomes of it). */
 void cli_select_variants(const cli_table *t, bench_opts *o);
-/* --threads (or 10's --gpus): o->threads from o->thread_list, else one count, `dflt`. */
+/* --threads (or --gpus, where a stage sweeps GPUs): o->threads from o->thread_list, else one count, `dflt`. */
 void cli_thread_counts(bench_opts *o, const char *what, int dflt);
 
 /* The value of option `opt`: val, the argument after it, or cli_die("opt needs a value"). */
@@ -76,7 +76,7 @@ struct csv_file *cli_csv_open(const char *what, const char *path, const char *he
 void cli_csv_row(struct csv_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cli_csv_close(struct csv_file *f);
 
-/* A mode of a program that measures no table rows (--edges, 12's --probe): with --csv, exit 2
+/* A mode of a program that measures no table rows (--edges, a --probe): with --csv, exit 2
  * with one line, instead of dropping it without a word. */
 void cli_no_csv(const bench_opts *o, const char *mode);
 

@@ -46,7 +46,7 @@ ASK(amx_bf16, "amx-bf16")
 ASK(amx_int8, "amx-int8")
 
 /* The words, each with what it hides and the word it implies (a CPU without AVX2 has no
- * AVX-512; one without AVX-512 has no AMX here: 14's AMX kernels need both). */
+ * AVX-512; one without AVX-512 has no AMX here: the AMX kernels need both). */
 #define END NULL
 static int (*const amx[])(void) = {ask_amx_tile, ask_amx_bf16, ask_amx_int8, END};
 static int (*const avx512_bf16[])(void) = {ask_bf16, END};

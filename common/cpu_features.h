@@ -2,7 +2,7 @@
  * lower class.
  *
  * The stages ask the CPU what it has with GCC's __builtin_cpu_supports("avx512f") and dispatch
- * on the answer (05's micro-kernels, 11's table kernels, 14's BF16 and AMX kernels, the FMA loops
+ * on the answer (the SIMD micro-kernels, the GF(2^8) table kernels, the BF16 and AMX kernels, the FMA loops
  * of build/peak). The classes a reader's machine falls in, as far as that dispatch goes:
  *
  *   AVX-512 with AMX          Sapphire Rapids and later Xeons

@@ -79,7 +79,7 @@ static int call(suite *s, const gemm_variant *v, buffers *b, int M, int N, int K
                        b->A,  b->B,  b->C,  NULL,   v};
     if (s->be->setup(&p) != 0)
         return 1;
-    /* A backend that multiplies rounded inputs (stage 12's BF16) points p.A and p.B at what it
+    /* A backend that multiplies rounded inputs (BF16 copies) points p.A and p.B at what it
      * multiplies: the checks hold the result to those values. */
     if (p.A != b->A)
         memcpy(b->A, p.A, sizeof(float) * (size_t)b->bm * (size_t)b->lda);

@@ -26,7 +26,7 @@
  *
  * A NaN or Inf in A(i, k) or B(k, j) reaches exactly the elements of C whose dot
  * products use it (row i, column j), except in variants flagged fast_algorithm
- * (Strassen, Winograd), whose sums of blocks spread it further (chapter 06).
+ * (Strassen, Winograd), whose sums of blocks spread it further.
  * GPU variants take device pointers and run on the harness's stream.
  */
 #ifndef GEMM_H

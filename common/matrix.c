@@ -33,7 +33,7 @@ uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* Big matrices (stage 10 fills 64 GiB ones) are filled by all threads. splitmix64 is a
+/* Big matrices (a multi-GPU run fills 64 GiB ones) are filled by all threads. splitmix64 is a
  * counter: the e-th value is mix(seed + (e+1)*gamma), so each row starts from its own offset
  * and the result is the same, value for value, as one thread filling in order. */
 #define PARALLEL_ABOVE (1 << 22) /* elements; below this, threads cost more than they save */

@@ -97,7 +97,7 @@ static double run_job(const job *j)
 /* The cores warmed up before anything is timed (2 s, --quick 1 s): a core that has been idle runs its first
  * fraction of a second at another clock (and on a VM its vCPU may not even be scheduled yet).
  * The first thing on a 16-core host just after it started, --quick read 1,300 GFLOP/s on all
- * cores where a minute later it read 2,165, and 05's GEMM ran above that "peak" in between.
+ * cores where a minute later it read 2,165, and the SIMD GEMM ran above that "peak" in between.
  * So: the widest FMA loop on every core for `seconds`, before the calibration and the runs. */
 static void warm_up(const fma_measure *fms, int nfm, int threads, double seconds)
 {

@@ -1,5 +1,5 @@
 /* peak.h: the loops that measure this machine's ceilings for the roofline (peak_lib.c), and
- * their timers. build/peak (common/peak.c) runs them all and prints the table; 05_simd's probe
+ * their timers. build/peak (common/peak.c) runs them all and prints the table; the lab's probe
  * times the AVX-512 FMA loop beside a GEMM with the same calls, so both programs measure the
  * one peak.
  *

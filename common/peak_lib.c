@@ -1,5 +1,5 @@
 /* peak_lib.c: the loops that measure the roofline's ceilings (peak.h), for build/peak and
- * 05_simd's probe.
+ * the lab's probe of the SIMD micro-kernel.
  *
  * An FMA takes about 4 cycles to give its result, and a core can start one or two
  * every cycle. A loop where each FMA waits for the previous one measures the latency,
@@ -154,7 +154,7 @@ double time_fma(const fma_measure *fm, long iters, int threads)
     volatile float m = 0.9999f, c = 0.0001f; /* volatile: not constants to fold */
     /* The threads' iterations in FMA_CHUNKS chunks each, taken from a common counter as each
      * thread is free, from a common start to the last chunk's end: the most the cores can do
-     * together when work goes to whichever core is free, as 05's GEMM hands out its units.
+     * together when work goes to whichever core is free, as the SIMD GEMM hands out its units.
      * With a fixed share a thread instead, a core that the hypervisor paused for a moment held
      * every core's figure down (the GEMM ran above that "peak" on 16 cores of a VM: 1,455-1,706
      * against 1,301-1,359 GFLOP/s, pair by pair); adding each thread's own rate overstates

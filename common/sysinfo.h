@@ -1,5 +1,5 @@
 /* sysinfo.h: the facts about this machine and this build that a header or a CSV row reports,
- * each read in this one place (the stages, build/peak and 11's driver all ask here). */
+ * each read in this one place (the stages, build/peak and the stages' own drivers all ask here). */
 #ifndef SYSINFO_H
 #define SYSINFO_H
 

@@ -17,6 +17,9 @@ and, optionally, peak CSVs written by `make peak`, with the header
     device,measure,threads,value,unit,date
 A file's kind is told by its header, not by its name.
 
+Why it is one file: one reader of the CSVs and one style for every chart (axes, ticks, colours,
+the busy marks), so that every figure of the book reads the same way.
+
 Charts written (each path is printed on stdout):
     <stage>.png          GFLOP/s against size for every variant of the stage, with
                          the baseline library (dashed) and the measured FMA peak

@@ -1,5 +1,8 @@
 """The logic behind tests/check-commands.sh (its header says what is checked and how).
 
+Why it is one file: finding a quoted command, shrinking it and judging its run are one pipeline
+over the same parsed Markdown; it is read top to bottom as that pipeline.
+
 The quoted commands of the Markdown files are found, classified (make, a stage binary, a bench
 script, a Python script, a mentioned path) and run in a scratch copy of the tree, shrunk to
 small sizes. With --stub as the first argument this file is the `flock` stand-in that the

@@ -6,4 +6,5 @@
 build/rel/05_simd/probe: build/rel/lab/05_simd/probe.o build/rel/05_simd/libsimd.a \
     build/rel/common/matrix.o build/rel/common/quick_return.o build/rel/common/sysinfo.o \
     build/rel/common/peak_lib.o build/rel/common/cpu_features.o
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -lopenblas -lm

@@ -1,6 +1,8 @@
 /* probe.c: five measurements behind chapter 05's "Trying for 85%" section, each comparing
  * things inside one process, run after run, because on a shared machine the speed drifts
  * by 2x over minutes and only side-by-side runs can be compared.
+ * Why it is one file: the six measurements share the packed blocks, the threads' setup and the
+ * reading of their arguments; each measurement is a function of about a screen.
  *
  *   make build/rel/05_simd/probe      (a program of its own, not part of the stage's)
  *   build/rel/05_simd/probe kernel ROUNDS [KERNEL] KC,NC,MC[xREPEAT] ...
@@ -44,44 +46,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* probe share times the FMA loop of build/peak itself (common/peak_lib.c, linked): the loop,
  * its calibration and its flop count are the ones `make peak` measures, not a second copy. */
 #include "peak.h"
+#include "timer.h"
 #include "../../05_simd/simd.h"
 
 #define MAX_REPS 256
 #define MAX_SETS 8
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    const double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
+/* The harness's clock and statistics (common/timer.h); a median over a copy, the samples kept
+ * in their order (an even count: the mean of the middle two, as the harness reports). */
+static double now(void) { return timer_now(); }
 
 static double median(const double *v, int n)
 {
     double t[MAX_REPS];
     memcpy(t, v, (size_t)n * sizeof *t);
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return t[n / 2];
+    return timer_median(t, n);
 }
 
-static double minimum(const double *v, int n)
-{
-    double m = v[0];
-    for (int i = 1; i < n; i++)
-        m = v[i] < m ? v[i] : m;
-    return m;
-}
+static double minimum(const double *v, int n) { return timer_min(v, n); }
 
 /* A micro-kernel by its variant name ("avx2_6x16"), or NULL with a message (exit status 2: there
  * is no kernel of that name). Whether this CPU runs it is asked after every argument was read
