@@ -399,6 +399,157 @@ static void note_load(double load)
     most_load = load > most_load ? load : most_load;
 }
 
+/* ---- the inputs a call must leave alone ------------------------------------------------------
+ * A, B and C are allocated with GUARD floats before and after them, filled with a pattern no
+ * arithmetic produces; A and B (padding included) are hashed once filled. After each variant's
+ * runs the guards must be whole and A and B unchanged: a kernel that writes one element past a
+ * matrix, or into B, fails its check with that said, instead of passing on a buffer it broke
+ * (the sanitizer build finds writes farther away). Under AddressSanitizer the guards are poisoned
+ * instead: any read or write of one stops the run with the sanitizer's report. */
+enum { GUARD = 64 };
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define GUARDS_POISONED 1
+#else
+#define GUARDS_POISONED 0
+#define ASAN_POISON_MEMORY_REGION(a, n) ((void)(a), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(a, n) ((void)(a), (void)(n))
+#endif
+#define GUARD_BITS 0x7f80beefu
+
+static float guard_value(void)
+{
+    const uint32_t bits = GUARD_BITS;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* rows*ld floats between two guards, 64-byte aligned (GUARD floats are 256 bytes) */
+static float *guarded_alloc(int rows, int ld)
+{
+    size_t bytes = matrix_bytes(rows, ld);
+    if (bytes == 0 || bytes > SIZE_MAX - 2 * GUARD * sizeof(float) - 64)
+        return NULL;
+    bytes = (bytes + 2 * GUARD * sizeof(float) + 63) / 64 * 64;
+    float *base = aligned_alloc(64, bytes);
+    if (!base)
+        return NULL;
+    const size_t n = (size_t)rows * (size_t)ld;
+    const float g = guard_value();
+    for (int i = 0; i < GUARD; i++)
+        base[i] = base[GUARD + n + (size_t)i] = g;
+    ASAN_POISON_MEMORY_REGION(base, GUARD * sizeof(float));
+    ASAN_POISON_MEMORY_REGION(base + GUARD + n, GUARD * sizeof(float));
+    return base + GUARD;
+}
+
+static void guarded_free(float *p, int rows, int ld)
+{
+    if (!p)
+        return;
+    const size_t n = (size_t)rows * (size_t)ld;
+    ASAN_UNPOISON_MEMORY_REGION(p - GUARD, GUARD * sizeof(float));
+    ASAN_UNPOISON_MEMORY_REGION(p + n, GUARD * sizeof(float));
+    free(p - GUARD);
+}
+
+/* 0, or the signed distance in floats of the changed guard element nearest the matrix */
+static int guard_broken(const float *p, size_t n)
+{
+    if (GUARDS_POISONED) /* (the sanitizer has stopped any run that touched them) */
+        return 0;
+    uint32_t bits;
+    for (int i = 1; i <= GUARD; i++) {
+        memcpy(&bits, p - i, sizeof bits);
+        if (bits != GUARD_BITS)
+            return -i;
+    }
+    for (int i = 0; i < GUARD; i++) {
+        memcpy(&bits, p + n + (size_t)i, sizeof bits);
+        if (bits != GUARD_BITS)
+            return i + 1;
+    }
+    return 0;
+}
+
+static uint64_t hash_floats(const float *p, size_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t bits;
+        memcpy(&bits, p + i, sizeof bits);
+        h = (h ^ bits) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* A or B as it was filled (padding -999, then the random values): for finding what changed. */
+static void fill_input(float *X, int rows, int cols, int ld, uint64_t seed)
+{
+    matrix_fill(X, rows, ld, -999.0f);
+    matrix_fill_random(X, rows, cols, ld, seed);
+}
+
+typedef struct input_guard {
+    float *X;
+    int rows, cols, ld; /* rows*ld floats hashed; cols of them random a row */
+    uint64_t seed, hash;
+    char name;
+} input_guard;
+
+/* After a variant's runs: the guards of A, B and C whole, A and B as filled; else r's check fails
+ * with what was broken, and A and B are filled again for the next variant. */
+static void check_inputs(input_guard *in, int nin, const float *C, size_t c_floats, row *r)
+{
+    verify_bad bad = {VERIFY_OK, 0, 0, 0, 0.0f, 0.0, 0.0, 0, 0};
+    for (int m = 0; m < nin && bad.kind == VERIFY_OK; m++) {
+        const size_t n = (size_t)in[m].rows * (size_t)in[m].ld;
+        int d = guard_broken(in[m].X, n);
+        if (d) {
+            bad = (verify_bad){VERIFY_OUTSIDE, 0, d, 0, 0.0f, 0.0, 0.0, 0, in[m].name};
+        } else if (hash_floats(in[m].X, n) != in[m].hash) {
+            float *orig = matrix_alloc(in[m].rows, in[m].ld);
+            bad = (verify_bad){VERIFY_INPUT, 0, 0, 0, 0.0f, 0.0, 0.0, 0, in[m].name};
+            if (orig) {
+                fill_input(orig, in[m].rows, in[m].cols, in[m].ld, in[m].seed);
+                for (size_t e = 0; e < n; e++)
+                    if (memcmp(&orig[e], &in[m].X[e], sizeof(float)) != 0) {
+                        bad.i = (int)(e / (size_t)in[m].ld);
+                        bad.j = (int)(e % (size_t)in[m].ld);
+                        bad.got = in[m].X[e];
+                        bad.want = orig[e];
+                        break;
+                    }
+                matrix_free(orig);
+            }
+        }
+    }
+    if (bad.kind == VERIFY_OK && C) {
+        int d = guard_broken(C, c_floats);
+        if (d)
+            bad = (verify_bad){VERIFY_OUTSIDE, 0, d, 0, 0.0f, 0.0, 0.0, 0, 'C'};
+    }
+    if (bad.kind == VERIFY_OK)
+        return;
+    for (int m = 0; m < nin; m++) { /* whole again for the next variant */
+        const size_t n = (size_t)in[m].rows * (size_t)in[m].ld;
+        fill_input(in[m].X, in[m].rows, in[m].cols, in[m].ld, in[m].seed);
+        for (int i = 1; i <= GUARD && !GUARDS_POISONED; i++)
+            in[m].X[-i] = in[m].X[n + (size_t)i - 1] = guard_value();
+    }
+    if (C && !GUARDS_POISONED) {
+        for (int i = 1; i <= GUARD; i++)
+            ((float *)C)[-i] = ((float *)C)[c_floats + (size_t)i - 1] = guard_value();
+    }
+    if (r->checked) {
+        r->vr.pass = 0;
+        r->vr.bad = r->vr.bad > 0 ? r->vr.bad : 1;
+        r->vr.first = bad;
+    }
+}
+
 /* Check one variant and time it, alternating with the baseline. */
 static void measure(const stage_info *st, const bench_opts *o, bench_problem *p, const float *C0,
                     float *C_in, const gemm_variant *v, uint64_t seed, row *r, double *tv,
@@ -461,8 +612,8 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
             const gemm_shape *s = &o->shapes[si];
             bench_problem p = {s->m, s->n, s->k, k_rows(s) + o->pad, s->n + o->pad, s->n + o->pad,
                                o->alpha, o->beta, NULL, NULL, NULL, NULL};
-            float *A = matrix_alloc(p.M, p.lda), *B = matrix_alloc(k_rows(s), p.ldb);
-            float *C = matrix_alloc(p.M, p.ldc);
+            float *A = guarded_alloc(p.M, p.lda), *B = guarded_alloc(k_rows(s), p.ldb);
+            float *C = guarded_alloc(p.M, p.ldc);
             float *C0 = o->beta != 0.0f ? matrix_alloc(p.M, p.ldc) : NULL;
             float *C_in = o->pad > 0 ? matrix_alloc(p.M, p.ldc) : NULL;
             if (!A || !B || !C || (o->beta != 0.0f && !C0) || (o->pad > 0 && !C_in))
@@ -474,10 +625,12 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
             uint64_t seed = o->seed * 0x9E3779B97F4A7C15ull +
                             ((uint64_t)s->m * 0xD6E8FEB86659FD93ull ^ (uint64_t)s->n * 0xA0761D6478BD642Full ^
                              (uint64_t)s->k * 0xE7037ED1A0B428DBull) * 3;
-            matrix_fill(A, p.M, p.lda, -999.0f);
-            matrix_fill(B, k_rows(s), p.ldb, -999.0f);
-            matrix_fill_random(A, p.M, p.K, p.lda, seed);
-            matrix_fill_random(B, p.K, p.N, p.ldb, seed + 1);
+            input_guard in[2] = {{A, p.M, p.K, p.lda, seed, 0, 'A'},
+                                 {B, k_rows(s), p.N, p.ldb, seed + 1, 0, 'B'}};
+            for (int m = 0; m < 2; m++) {
+                fill_input(in[m].X, in[m].rows, in[m].cols, in[m].ld, in[m].seed);
+                in[m].hash = hash_floats(in[m].X, (size_t)in[m].rows * (size_t)in[m].ld);
+            }
             if (C0) {
                 matrix_fill(C0, p.M, p.ldc, -999.0f);
                 matrix_fill_random(C0, p.M, p.N, p.ldc, seed + 2);
@@ -512,6 +665,7 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
                 row r = {vname, s, threads, 0, 0, 0, 0, 0, {0}, -1, -1};
                 progress(r.variant, s);
                 measure(st, o, &p, C0, C_in, &st->variants[v], seed, &r, tv, tb);
+                check_inputs(in, 2, C, (size_t)p.M * (size_t)p.ldc, &r);
                 progress_clear();
                 print_row(o, &r);
                 write_csv_row(st, o, &r);
@@ -542,9 +696,9 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
                     base_vr.pass ? npass++ : nfail++;
             }
             be->teardown(&p);
-            matrix_free(A);
-            matrix_free(B);
-            matrix_free(C);
+            guarded_free(A, p.M, p.lda);
+            guarded_free(B, k_rows(s), p.ldb);
+            guarded_free(C, p.M, p.ldc);
             matrix_free(C0);
             matrix_free(C_in);
         }

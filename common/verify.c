@@ -245,6 +245,17 @@ void verify_describe(const verify_result *r, char *buf, size_t len)
     format_value(want, sizeof want, e->want);
     snprintf(count, sizeof count, "%ld bad element%s in %ld row%s checked", r->bad,
              r->bad == 1 ? "" : "s", r->rows_checked, r->rows_checked == 1 ? "" : "s");
+    if (e->kind == VERIFY_INPUT) {
+        snprintf(buf, len, "%c(%d,%d) = %s, was %s: the call changed its input %c (a kernel reads A "
+                 "and B, never writes them)", e->matrix, e->i, e->j, got, want, e->matrix);
+        return;
+    }
+    if (e->kind == VERIFY_OUTSIDE) {
+        snprintf(buf, len, "written %d float%s %s %c (outside the matrix: a bad index or loop bound)",
+                 e->j < 0 ? -e->j : e->j, (e->j == 1 || e->j == -1) ? "" : "s",
+                 e->j < 0 ? "before the first element of" : "past the last element of", e->matrix);
+        return;
+    }
     if (e->kind == VERIFY_PADDING) {
         snprintf(buf, len, "C(%d,%d) = %s, was %s: written into the padding (column %d >= N = %d); %s",
                  e->i, e->j, got, want, e->j, e->N, count);

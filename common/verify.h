@@ -41,7 +41,9 @@ typedef enum verify_kind {
     VERIFY_POISON_READ, /* the poison, made quiet by arithmetic: C read although beta == 0 */
     VERIFY_UNWRITTEN,   /* still what C held before the call (the poison, or C0) */
     VERIFY_OVER_BOUND,  /* a number, farther from the reference than the bound allows */
-    VERIFY_PADDING      /* a column j >= N (between N and ldc) changed */
+    VERIFY_PADDING,     /* a column j >= N (between N and ldc) changed */
+    VERIFY_INPUT,       /* A or B changed by the call (its element (i, j), or its padding) */
+    VERIFY_OUTSIDE      /* written before the first or after the last element of A, B or C */
 } verify_kind;
 
 typedef struct verify_bad {
@@ -51,6 +53,8 @@ typedef struct verify_bad {
     double want;  /* the reference; for VERIFY_PADDING, what the padding held before */
     double ratio; /* |got - want| / bound (normwise: the largest error over the normwise bound) */
     int normwise;
+    char matrix;  /* VERIFY_INPUT, VERIFY_OUTSIDE: 'A', 'B' or 'C'; for OUTSIDE, j < 0: before its
+                     first element, j > 0: after its last (i, j: the first changed float past it) */
 } verify_bad;
 
 typedef struct verify_result {

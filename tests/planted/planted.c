@@ -50,6 +50,13 @@ KERNEL(leaks_across_rows, GUARD, M, N, K, 0.0f * A[IDX((i + 1) % M, 0, lda)], al
        GOOD_STORE)
 KERNEL(leaks_across_cols, GUARD, M, N, K, 0.0f * B[IDX(0, (j + 1) % N, ldb)], alpha, B_KJ,
        GOOD_STORE)
+/* writes outside C, or into its inputs (the harness's guards and its hashes of A and B) */
+KERNEL(writes_past_a, GUARD, M, N, K, 0.0f, alpha, B_KJ,
+       GOOD_STORE; if (i == M - 1 && j == N - 1) ((float *)A)[IDX(M - 1, lda, lda)] = 0.0f)
+KERNEL(changes_b, GUARD, M, N, K, 0.0f, alpha, B_KJ,
+       GOOD_STORE; if (i == M - 1 && j == N - 1) ((float *)B)[0] += 1.0f)
+KERNEL(writes_before_c, GUARD, M, N, K, 0.0f, alpha, B_KJ,
+       GOOD_STORE; if (i == 0 && j == 0) C[-1] = 0.0f)
 KERNEL(alpha_after_sum, GUARD, M, N, K, 0.0f, 1.0f, B_KJ,
        C[IDX(i, j, ldc)] = beta == 0.0f ? alpha * sum : alpha * sum + beta * C[IDX(i, j, ldc)])
 
@@ -70,6 +77,9 @@ static const gemm_variant variants[] = {
     {"leaks_across_rows", "0 * the next row of A in every sum: a NaN there leaks", leaks_across_rows},
     {"leaks_across_cols", "0 * the next column of B in every sum: a NaN there leaks",
      leaks_across_cols},
+    {"writes_past_a", "writes one float past the last element of A", writes_past_a},
+    {"changes_b", "adds 1 to B(0,0) after its sums", changes_b},
+    {"writes_before_c", "writes the float before C(0,0)", writes_before_c},
     {"alpha_after_sum", "alpha times the finished sum: 1e20 * 1e20 overflows", alpha_after_sum},
 };
 
