@@ -14,8 +14,8 @@ endif
 DIST_MPI_CFLAGS := $(if $(strip $(MPICC)),$(shell $(MPICC) --showme:compile 2>/dev/null))
 DIST_MPI_LIBS   := $(if $(strip $(MPICC)),$(shell $(MPICC) --showme:link 2>/dev/null))
 # The CPU's ScaLAPACK (DIST_SCALAPACK_DIR: a folder holding a libscalapack-openmpi.so of its own,
-# for a machine without the package; bench-host.sh carries one to build/dist-lib, which later
-# builds there, make test-gpu's among them, keep using).
+# for a machine without the package; bench-host.sh copies the bundled one to build/dist-lib,
+# which later builds there, make test-gpu's among them, keep using).
 DIST_SCALAPACK_DIR ?= $(if $(wildcard build/dist-lib/libscalapack-openmpi.so),$(abspath build/dist-lib))
 DIST_SCALAPACK_LIB ?= scalapack-openmpi
 ifneq ($(DIST_SCALAPACK_DIR),)

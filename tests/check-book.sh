@@ -10,16 +10,14 @@
 #   - a commit hash: a word of 7 to 40 lowercase hex digits (a long number counts too: write
 #     1,048,576 or 2^20); commits are cited in the stage's NOTES.md;
 #   - the word "issue" or "issues", any case (write problem, question; the verb: start, execute);
-#   - a lab notebook, lab/NN_topic/NOTES.md, that the chapter does not link;
-#   - a name of the building's machinery where the measurements were made (a machine kind such
-#     as nvidia-h100-x1, "device machine", "device host", "the lease"): a chapter names hardware
-#     by what it is ("the host of one H100, a 16-core Xeon").
+#   - a lab notebook, lab/NN_topic/NOTES.md, that the chapter does not link.
+# (The words of the machinery that measured and wrote the book, in a chapter or any other file:
+# tests/check-vocabulary.sh.)
 # Then, for the same chapters, tests/check_glossary.py: every term of docs/glossary.md linked or
 # defined in place at its first use, and every word that looks like a term (jargon, an acronym,
-# an intrinsic's name) that the glossary lacks defined in place at its first use. With no arguments, also: no machinery names in README.md,
-# docs/ and every NOTES.md or results README; tests/check_numbers.py, the sample of the book's
-# numbers recomputed from their files (tests/book-numbers.txt); and each checker's self-test on
-# a planted fixture that it must fail.
+# an intrinsic's name) that the glossary lacks defined in place at its first use. With no arguments, also:
+# tests/check_numbers.py, the sample of the book's numbers recomputed from their files
+# (tests/book-numbers.txt); and each checker's self-test on a planted fixture that it must fail.
 # A chapter in WAIVED is being rewritten: its offences are counted on one SKIP line. Once it has
 # none, its entry is stale and fails, so that the list only ever shrinks.
 # Prints PASS:/FAIL:/SKIP: lines (tests/lib.sh's tally counts them in make test); exit 1 if any
@@ -33,9 +31,6 @@ WAIVED=""
 all=0
 if [ $# -eq 0 ]; then set -- $(ls [0-9][0-9]_*/*.md); all=1; fi
 failed=0
-MACHINERY='nvidia-h[0-9]+(-x[0-9]+)?|device machines?|device hosts?|the lease'
-# 05_simd is being reworked by its owner: its machinery names are counted, not failed
-MACHINERY_WAIVED=""
 for f in "$@"; do
     chapter=$(basename "$(dirname "$f")")
     offences=()
@@ -48,11 +43,6 @@ for f in "$@"; do
     while IFS=: read -r n word; do
         offences+=("$f:$n: the word '$word' (write problem or question; to start, to execute)")
     done < <(grep -oniwE 'issues?' "$f")
-    if [[ " $MACHINERY_WAIVED " != *" $f "* ]]; then
-        while IFS=: read -r n word; do
-            offences+=("$f:$n: '$word' names the building's machinery (say what the machine is)")
-        done < <(grep -onE "$MACHINERY" "$f")
-    fi
     notes=lab/$chapter/NOTES.md
     if [ -f "$notes" ] && ! grep -q "](../lab/$chapter/NOTES.md" "$f"; then
         offences+=("$f: does not link its lab notebook, $notes")
@@ -84,24 +74,5 @@ else
 fi
 [ $all -eq 1 ] || exit $failed
 
-# the pages around the chapters: no machinery names either
-named=0
-for f in README.md docs/*.md lab/[0-9][0-9]_*/NOTES.md $(find results -name README.md | sort); do
-    hits=$(grep -onE "$MACHINERY" "$f" | head -3 | paste -sd' ' -)
-    if [ -z "$hits" ]; then continue
-    elif [[ " $MACHINERY_WAIVED " == *" $f "* ]]; then
-        echo "SKIP: $f: waived while it is rewritten (machinery names at $hits)"
-    else
-        echo "FAIL: $f: names the building's machinery (line:name $hits): say what the machine is"
-        failed=1 named=1
-    fi
-done
-[ $named -eq 1 ] || echo "PASS: no machinery names in README.md, docs/, the lab notebooks and results READMEs"
-planted=$(mktemp -d)
-printf '# 99\n\nMeasured on the nvidia-h100-x1 machines.\n' >"$planted/README.md"
-if grep -qE "$MACHINERY" "$planted/README.md"; then
-    echo "PASS: machinery names: a planted 'nvidia-h100-x1' is caught"
-else echo "FAIL: machinery names: the planted 'nvidia-h100-x1' was not caught"; failed=1; fi
-rm -rf "$planted"
 [ -n "$PY" ] && { "$PY" tests/check_numbers.py --self-test || failed=1; }
 exit $failed

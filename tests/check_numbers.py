@@ -12,7 +12,7 @@ braces, and for each mark an expression that recomputes it from a CSV or a log:
 The text without the braces must appear in the chapter as it is (a sentence that changes must
 have its entry changed too); each marked figure must equal its expression rounded to the digits
 the figure shows (37.1: to one decimal; 65,255: to the unit; a trailing % or × is dropped, the
-expression gives the percentage or the ratio). Expressions are Python with these helpers:
+expression gives the percentage or the ratio). Expressions are Python with these functions:
 
     csv(path, column, which=0, **match)   the column of the rows whose columns equal the match
                                           (numbers compared as numbers); which: 0 the first,
@@ -29,7 +29,7 @@ expression gives the percentage or the ratio). Expressions are Python with these
 
 A sentence that compares (a claim: "within a factor of two", "below it from K = 8 to 512") is
 a quoted text followed by `? EXPRESSION` lines, each a condition that must be true, with the same
-helpers and these:
+functions and these:
 
     within(a, b, factor)                  every pair of a and b (lists: cell by cell; dicts: the
                                           same keys) within factor of each other, either way
@@ -162,7 +162,7 @@ def log(path, regex, group=1):
     return float(m.group(group).replace(",", ""))
 
 
-HELPERS = {"csv": csv, "ratio": ratio, "log": log, "by": by, "row": row, "within": within,
+FUNCTIONS = {"csv": csv, "ratio": ratio, "log": log, "by": by, "row": row, "within": within,
            "at_most": at_most, "below": below, "median": statistics.median, "min": min, "max": max, "sum": sum,
            "len": len, "abs": abs, "round": round, "all": all, "any": any}
 
@@ -229,7 +229,7 @@ def check(numbers_file, say=print):
             problems.append("no marked figure and no claim")
         for claim in claims:
             try:
-                holds = eval(claim, dict(HELPERS))
+                holds = eval(claim, dict(FUNCTIONS))
             except Exception as ex:
                 problems.append(f"claim {claim}: {type(ex).__name__}: {ex}")
                 continue
@@ -238,7 +238,7 @@ def check(numbers_file, say=print):
         for mark, expr in zip(marks, exprs):
             try:
                 want, half = figure(mark)
-                got = eval(expr, dict(HELPERS))
+                got = eval(expr, dict(FUNCTIONS))
             except Exception as ex:     # a bad entry is a failure, not a crash
                 problems.append(f"{{{mark}}}: {type(ex).__name__}: {ex}")
                 continue

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/csv-cli.sh: the CSV files every program writes, and the edges of the command line.
 # Why it is one file: every case is a run, a look at its file and a PASS or FAIL line, on the
-# same scratch folder and helpers; a case a line or three, grouped by what it exercises.
+# same scratch folder and shell functions; a case a line or three, grouped by what it exercises.
 #
 #   CSV (--csv of the harness, 06's --breakdown, 10's --stats, 11's --csv): refused before any
 #   work with exit 2 and one line on stderr when the path is in a missing directory, is a

@@ -64,14 +64,14 @@ for hide in "MPICC=" "DIST_SCALAPACK_LIB=none"; do
     fi
 done
 
-# ---- ScaLAPACK hidden on a GPU host (none carried): 13's GPU tests, and the chapter's
+# ---- ScaLAPACK hidden on a GPU host (none bundled): 13's GPU tests, and the chapter's
 #      `make test-gpu STAGES=13`, skip with make's reason instead of failing to build
 if make -s missing-stages | grep -q '^13_distributed '; then
     skip "ScaLAPACK hidden on a GPU host: stage 13 is not built here even with it ($(make -s missing-stages | grep '^13_distributed '))"
 elif ! command -v python3 >/dev/null; then
     skip "ScaLAPACK hidden on a GPU host: no python3 for tests/check-commands.sh"
 else
-    DIST_SCALAPACK_LIB=none DIST_CARRY="$EMPTY" bash tests/stages/13_distributed-gpu.sh >"$LOG/scal-gpu.out" 2>&1
+    DIST_SCALAPACK_LIB=none SCALAPACK_BUNDLE_DIR="$EMPTY" bash tests/stages/13_distributed-gpu.sh >"$LOG/scal-gpu.out" 2>&1
     code=$?
     DIST_SCALAPACK_LIB=none bash tests/check-commands.sh --gpu 13_distributed/README.md >"$LOG/scal-cmds.out" 2>&1
     if [ $code -eq 0 ] && grep -q '^SKIP: stage 13 is not built here: needs ScaLAPACK' "$LOG/scal-gpu.out" &&

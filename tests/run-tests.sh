@@ -21,7 +21,8 @@
 #      without AVX-512 (Haswell) and without AVX (Nehalem), release and sanitizer builds; 05 on ARM
 #   9. plots/plot.py on a fixture
 #  10. every chapter a lesson: at most 420 lines, no commit hash, no "issue", its NOTES.md linked
-#      (tests/check-book.sh, and a planted chapter that it must fail)
+#      (tests/check-book.sh, and a planted chapter that it must fail); every tracked file free of
+#      the words of the machinery that ran the work (tests/check-vocabulary.sh and its self-test)
 #  11. every command quoted in README.md, docs/ and the chapters runs as written, at small sizes
 #      (tests/check-commands.sh; the GPU ones are skipped here, make test-gpu runs them)
 # A stage that is not a float GEMM (11_gf256), or runs under mpirun (13), supplies tests/stages/NN_topic.sh
@@ -254,6 +255,9 @@ if [ $rc -eq 1 ] && grep -q '^PASS: .*98_clean' "$LOG/book-planted.out" &&
 else
     bad "book: the planted chapter was not caught as expected (see $LOG/book-planted.out)"
 fi
+
+echo "== the repository speaks only of itself (tests/check-vocabulary.sh: every tracked file; a planted file)"
+run_checker vocabulary tests/check-vocabulary.sh "$LOG/vocabulary.out"
 
 echo "== commands quoted in the book (tests/check-commands.sh; logs in build/check-commands/)"
 bash tests/check-commands.sh >"$LOG/commands.out" 2>&1

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# lab/05_simd/bench-host.sh OUTDIR: stages 04 and 05 on every core of a 16-core host (the
-# nvidia-h100-x1 machines' Xeon: root, no network), in one call of about 7 minutes (each step
-# under a time limit, 9 minutes in all with the build). The steps:
+# lab/05_simd/bench-host.sh OUTDIR: stages 04 and 05 on every core of a 16-core host (the Xeon
+# host of one H100: root, no network), in one run of about 7 minutes (each step under a time
+# limit, 9 minutes in all with the build). The steps:
 #
 #   peak     build/peak: the FMA peaks on 1 core and on all cores: the share of the peak uses
-#            the all-core figure measured in the same call
+#            the all-core figure measured in the same run
 #   grid     05's best variant on 1, 2, 4, 8 and 16 threads, each thread count in two processes,
 #            one alternating run by run with MKL and one with OpenBLAS (as it loads there); 1024
 #            (1 and 2 threads), 2048 and 4096; two rounds, so that each ratio has a spread
@@ -26,12 +26,12 @@
 # Idle threads sleep (OMP_WAIT_POLICY=passive, as in bench.sh). No OMP_PROC_BIND: it binds the
 # first thread before a pthread OpenBLAS loads, which then counts one processor and never runs on
 # more (the harness's header warns; the first host run lost its OpenBLAS scaling to it).
-# MKL: MKL_HOME if set, else the folder MKL_CARRY (default .mkl-carry, in the repository root)
-# holding libmkl_{rt,core,gnu_thread,intel_lp64,avx512,avx2}.so.3.xz (xz -c each from
-# `pip install mkl`'s lib/), unpacked to build/mkl-lib. The commit in the CSVs: GIT_REV, else git
-# describe. For a dry run on a small machine: SIZES_SCALE=small (every step at 256/512/1024) and
-# THREADS (default "1 2 4 8 16"; split uses the largest). STEPS: the steps to run, in order
-# (default all six).
+# MKL: MKL_HOME if set, else the bundled MKL in the folder MKL_BUNDLE_DIR (default .mkl-bundle,
+# in the repository root): libmkl_{rt,core,gnu_thread,intel_lp64,avx512,avx2}.so.3.xz (xz -c
+# each from `pip install mkl`'s lib/), unpacked to build/mkl-lib. The commit in the CSVs:
+# GIT_REV, else git describe. For a dry run on a small machine: SIZES_SCALE=small (every step
+# at 256/512/1024) and THREADS (default "1 2 4 8 16"; split uses the largest). STEPS: the steps
+# to run, in order (default all six).
 set -u
 cd "$(dirname "$0")/../.."
 out=${1:?usage: lab/05_simd/bench-host.sh OUTDIR}
@@ -47,7 +47,7 @@ export GIT_REV=$rev OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4 GEMM_BENCH
 unset OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY OPENBLAS_CORETYPE MKL_ENABLE_INSTRUCTIONS
 echo "== lab/05_simd/bench-host.sh, $(date -u +%FT%TZ), git $rev"
 
-. scripts/find-mkl.sh # MKL_HOME, from .mkl-carry where the host has no MKL
+. scripts/find-mkl.sh # MKL_HOME, from .mkl-bundle where the host has no MKL
 
 make -s -j"$(nproc)" GIT_REV="$rev" 04_threads/threads 05_simd/simd build/peak \
     build/rel/05_simd/probe || { echo "build failed"; exit 1; }

@@ -7,7 +7,7 @@ FOLDER holds 05_simd_scaling.csv, 04_threads_scaling.csv and the peak, 05_simd_p
 05_simd_baselines_peak.csv, the name the first host runs used). Draws two panels against the
 thread count: GFLOP/s of 05's best variant at each size (with one thread's rate times the threads,
 dotted), MKL and OpenBLAS as measured beside it, 04's omp_tiled_dyn, and the FMA peak (one core
-times the threads, and all cores together, as measured in the same call); and 05's ratio to each
+times the threads, and all cores together, as measured in the same run); and 05's ratio to each
 library, the median of the processes that alternated the two run by run (a bar: the range of
 those processes). --table prints the same as Markdown instead.
 
@@ -93,7 +93,7 @@ def table(o05, l05, r05, o04, kind, pk):
             cells.append(f"{med(d[t]) / peak_all[t]:.0%}" if t in peak_all else "")
             print("| " + " | ".join(cells) + " |")
     if pk:
-        print(f"\n{kind} peak (build/peak, this call): " + ", ".join(
+        print(f"\n{kind} peak (build/peak, this run): " + ", ".join(
             f"{t} core{'s' if t > 1 else ''} {min(v):.0f}-{max(v):.0f}"
             for t, v in sorted(pk.items())) + " GFLOP/s")
 
@@ -163,7 +163,7 @@ def main(argv):
             if t > 1:
                 # (a bar from the least to the most measured; a tick where there is one figure)
                 ax.plot([t, t], [min(v), max(v)], "-", color="k", lw=4, alpha=0.6, marker="_",
-                        ms=14, mew=3, label=f"{kind} peak, {t} cores together (this call)")
+                        ms=14, mew=3, label=f"{kind} peak, {t} cores together (this run)")
     for a in (ax, ax2):
         a.set_xscale("log", base=2)
         a.set_xticks(threads)

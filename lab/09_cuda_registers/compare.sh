@@ -2,7 +2,7 @@
 # Stages 09 and 10 before and after a change, side by side: the same kernels, the same speed.
 #   lab/09_cuda_registers/compare.sh OLD [ROUNDS]     OLD: a git revision, or a directory holding it
 #   lab/09_cuda_registers/compare.sh --export REV     REV's sources into build/compare/old, for a
-#                                                 machine without the git history (carry it there)
+#                                                 machine without the git history (copy it there)
 # Builds stages 09 and 10 from OLD (in a temporary directory) and from this tree, then
 #   1. SASS: every kernel of the old programs against the new, by name (cuobjdump -sass, where
 #      installed): the kernels that differ, and those found on one side only (no error where the
@@ -24,7 +24,7 @@ export_tree() { # REV DIR: the files stages 09 and 10 are built from
 if [ "${1:-}" = --export ]; then
     export_tree "${2:?--export needs a revision}" build/compare/old
     echo "$2" >build/compare/old/REVISION
-    echo "build/compare/old holds $2: carry it there and run"
+    echo "build/compare/old holds $2: copy it there and run"
     echo "  lab/09_cuda_registers/compare.sh build/compare/old"
     exit 0
 fi

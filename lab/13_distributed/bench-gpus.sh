@@ -31,7 +31,7 @@
 # Writes OUTDIR/13_distributed.csv, 13_distributed_comm.csv, 13_distributed_timeline.csv,
 # alone_gpuD.csv (the step each), clocks.csv, machine.txt and bench-gpus.log. N1 N2 N3 (default 16384,
 # 32768, 65536) change the sizes, for a dry run; GIT_REV names the commit in the CSVs. Where the
-# host has no ScaLAPACK, the carried one (find-scalapack.sh: .dist-carry/, as bench-host.sh).
+# host has no ScaLAPACK, the bundled one (find-scalapack.sh: .scalapack-bundle/, as bench-host.sh).
 set -u
 cd "$(dirname "$0")/../.."
 out=${1:?usage: lab/13_distributed/bench-gpus.sh OUTDIR}

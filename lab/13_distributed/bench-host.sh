@@ -32,12 +32,12 @@
 #   lab/13_distributed/bench-host.sh --test-gpu OUTDIR   the same set-up, then make test-gpu STAGES=13
 #                                                    (its log: OUTDIR/test-gpu-13.txt)
 #
-# ScaLAPACK: the system's if it links, else Debian's libscalapack-openmpi.so.2.2 from the folder
-# DIST_CARRY (default .dist-carry, in the repository root), with fallbacks for the libraries it
-# needs (carry/fallback/: libblas.so.3, liblapack.so.3, libgfortran.so.5, libquadmath.so.0) used
-# only where this machine lacks them. The commit in the CSV: GIT_REV, else git describe.
+# ScaLAPACK: the system's if it links, else the bundled one, Debian's libscalapack-openmpi.so.2.2
+# from the folder SCALAPACK_BUNDLE_DIR (default .scalapack-bundle, in the repository root), with
+# fallbacks for the libraries it needs (its fallback/: libblas.so.3, liblapack.so.3,
+# libgfortran.so.5, libquadmath.so.0) used only where this machine lacks them. The commit in the CSV: GIT_REV, else git describe.
 # N1, N2 (default 8192, 16384) change the two sizes, for a dry run on a small machine;
-# SCALAPACK=carried takes the carried ScaLAPACK even where the system has one.
+# SCALAPACK=bundled takes the bundled ScaLAPACK even where the system has one.
 set -u
 cd "$(dirname "$0")/../.."
 mode=bench
@@ -60,7 +60,7 @@ export NCCL_NVLS_ENABLE=0 # NVLink multicast off, in every process started here
 export OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4
 echo "== lab/13_distributed/bench-host.sh $mode, $(date -u +%FT%TZ)"
 
-# ---- ScaLAPACK: the system's, or the carried one (sets scal: the folder, or empty)
+# ---- ScaLAPACK: the system's, or the bundled one (sets scal: the folder, or empty)
 . scripts/find-scalapack.sh
 
 # ---- build

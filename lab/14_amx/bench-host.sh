@@ -13,13 +13,13 @@
 #            against the default 16), the B block halved and doubled (--blocks 0,0,128 /
 #            0,0,512), KC 1024
 #
-# STEPS: the steps to run, in order (default "probe peak bf16 fp32 wall"): a command on the host
-# has at most 10 minutes, so two calls can share them. Every step runs under a timeout and says
-# how long it took. Idle threads sleep
-# (OMP_WAIT_POLICY=passive). MKL: MKL_HOME if set, else the folder MKL_CARRY (default .mkl-carry,
-# in the repository root) holding libmkl_*.so.3.xz (as lab/05_simd/bench-host.sh; copy them there
-# with `for f in $(python3 -c 'import sys;print(sys.prefix)')/lib/libmkl_{rt,core,gnu_thread,
-# intel_lp64,avx512,avx10,def}.so.3; do xz -c $f > .mkl-carry/$(basename $f).xz; done`),
+# STEPS: the steps to run, in order (default "probe peak bf16 fp32 wall"), so that a host that
+# allows a command only ten minutes can run them in two parts. Every step runs under a timeout
+# and says how long it took. Idle threads sleep (OMP_WAIT_POLICY=passive). MKL: MKL_HOME if set,
+# else the bundled MKL in the folder MKL_BUNDLE_DIR (default .mkl-bundle, in the repository root):
+# libmkl_*.so.3.xz (as lab/05_simd/bench-host.sh; bundle them with
+# `for f in $(python3 -c 'import sys;print(sys.prefix)')/lib/libmkl_{rt,core,gnu_thread,
+# intel_lp64,avx512,avx10,def}.so.3; do xz -c $f > .mkl-bundle/$(basename $f).xz; done`),
 # unpacked to build/mkl-lib. The commit in the CSVs: GIT_REV, else git describe. Writes
 # OUTDIR/14_amx_host.csv, 14_amx_host_fp32.csv, 14_amx_host_wall.csv, peak.csv, probe.txt,
 # machine.txt and bench-host.log; then lab/14_amx/tables.py OUTDIR prints what it can.
@@ -38,7 +38,7 @@ export GIT_REV=$rev OMP_WAIT_POLICY=passive GEMM_BENCH_LOCK=$out/.lock
 unset OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY
 echo "== lab/14_amx/bench-host.sh, $(date -u +%FT%TZ), git $rev"
 
-. scripts/find-mkl.sh # MKL_HOME, from .mkl-carry where the host has no MKL
+. scripts/find-mkl.sh # MKL_HOME, from .mkl-bundle where the host has no MKL
 
 make -s -j"$(nproc)" GIT_REV="$rev" 14_amx/amx build/peak || { echo "build failed"; exit 1; }
 {

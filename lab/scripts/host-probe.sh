@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lab/scripts/host-probe.sh OUTDIR: the first call on a freshly started 16-core GPU host (root, no
+# lab/scripts/host-probe.sh OUTDIR: the first run on a freshly started 16-core GPU host (root, no
 # network): what the machine's state reads as the machine starts, and where 16 threads lose, for
 # stages 05 and 14, before anything is tuned. About five minutes. The steps, in this order:
 #
@@ -18,9 +18,9 @@
 #            the earlier host runs), and on one thread at 4096
 #   fp32     amx_fp32 on every core at 4096 and 8192 against MKL's sgemm
 #
-# The steps after `cold` are STEPS (default "phases05 peak14 bf16 fp32"); two more, for the
-# second call: tune05 (probe blocks, 8 repetitions: 16 and 12 units a thread, one A block, KC
-# 512) and tune14 (--units 8 and 16 for amx_blocked and amx_fp32, two rounds); and for the
+# The steps after `cold` are STEPS (default "phases05 peak14 bf16 fp32"); two more, for a
+# second run: tune05 (probe blocks, 8 repetitions: 16 and 12 units a thread, one A block, KC
+# 512) and tune14 (--units 8 and 16 for amx_blocked and amx_fp32, two rounds); and for a
 # third: look05 (05's lookahead against /nolook in one process, its phases, then 05 and 14 on
 # every core against MKL); and kern05 (05's kernel alone on one core and on every core at once,
 # then 6x64 against 14x32 and KC 512-1024 in the whole GEMM, against OpenBLAS and MKL).

@@ -3,8 +3,8 @@
 above every FP32 rate they hold?
 
 A ceiling is the most the machine can do; a kernel (or a library) that runs faster than the
-peak measured in the same session says the peak was measured badly (cores not yet warm, a
-passing load), and a chart drawn with it would show a kernel above its roofline. For each row
+peak measured beside it on the same machine says the peak was measured badly (cores not yet
+warm, a passing load), and a chart drawn with it would show a kernel above its roofline. For each row
 whose work is FP32 FMAs on the CPU (stages 01-06, stage 14's `simd`, and the FP32 libraries
 beside them), at a thread count that build/peak measured (1 and all cores), compares the rate
 with the fastest fma_* measure at that thread count. Prints one line per row above it and a

@@ -17,16 +17,16 @@ bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 skp() { echo "SKIP: $*"; skip=$((skip + 1)); }
 finish() { echo; echo "$pass passed, $fail failed, $skip skipped"; [ "$fail" -eq 0 ]; exit $?; }
 
-# A GPU host may lack ScaLAPACK (stage 13 links it for its CPU baseline): the carried one, put in
-# place as bench-gpus.sh does, where there is one (.dist-carry); else a skip with make's reason.
+# A GPU host may lack ScaLAPACK (stage 13 links it for its CPU baseline): the bundled one, put in
+# place as bench-gpus.sh does, where there is one (.scalapack-bundle); else a skip with make's reason.
 not_here() { make -s missing-stages | awk '$1 == "13_distributed" { $1 = ""; print substr($0, 2) }'; }
 why=$(not_here)
-if [[ $why == "needs ScaLAPACK"* ]] && [ -f "${DIST_CARRY:-.dist-carry}/libscalapack-openmpi.so.2.2" ]; then
+if [[ $why == "needs ScaLAPACK"* ]] && [ -f "${SCALAPACK_BUNDLE_DIR:-.scalapack-bundle}/libscalapack-openmpi.so.2.2" ]; then
     if (. scripts/find-scalapack.sh) >"$LOG/scalapack.out" 2>&1; then
         rm -f "$BIN" # linked again, against it (make does not track the libraries)
     else
         rm -rf build/dist-lib # (half made: stage.mk must not find it)
-        why="$why; the carried one did not load ($LOG/scalapack.out)"
+        why="$why; the bundled one did not load ($LOG/scalapack.out)"
     fi
     [[ $why == *"did not load"* ]] || why=$(not_here)
 fi

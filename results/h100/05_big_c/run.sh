@@ -2,7 +2,7 @@ set -u
 exec > >(tee $OUT/run.log) 2>&1
 export OMP_WAIT_POLICY=passive OPENBLAS_THREAD_TIMEOUT=4
 date -u +%FT%TZ; lscpu > $OUT/machine.txt
-mkdir -p build/mkl-lib; for f in .mkl-carry/libmkl_*.so.3.xz; do xz -dc "$f" > "build/mkl-lib/$(basename "$f" .xz)"; done
+mkdir -p build/mkl-lib; for f in .mkl-bundle/libmkl_*.so.3.xz; do xz -dc "$f" > "build/mkl-lib/$(basename "$f" .xz)"; done
 export MKL_HOME=$PWD/build/mkl-lib
 make -s -j16 GIT_REV=49a9cea 05_simd/simd && cp 05_simd/simd /tmp/simd_cur
 cp 05_simd/kernel_avx512.c /tmp/k.keep && cp spreadsrc/kernel_avx512.c 05_simd/kernel_avx512.c

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 11_gf256 on the H100 machine: one call. Everything under $OUT comes back.
+# 11_gf256 on the H100 machine, in one run; everything it writes goes to the folder $OUT.
 D=$(cd "$(dirname "$0")" && pwd)
 export LD_LIBRARY_PATH=$D:${LD_LIBRARY_PATH:-}
 B=$D/gf256
