@@ -108,16 +108,16 @@ nompl() { # nompl NAME SCRIPT ARGS...: the script run as __main__ with no matplo
 sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[0])))  # (as python3 SCRIPT does)
 runpy.run_path(sys.argv[0], run_name="__main__")' "$@" >"$LOG/$name.out" 2>"$LOG/$name.err"
 }
-for s in 03_tiling 04_threads 10_cuda_multigpu 11_gf256 13_distributed 14_amx; do
+for p in plots/[0-9][0-9]_*.py; do s=$(basename "$p" .py)
     src=$(ls results/*/$s.csv 2>/dev/null | head -n 1)
     [ -n "$src" ] || continue
-    nompl "nompl-$s" "$s/plot.py" "$src" "$EMPTY/$s.png"
+    nompl "nompl-$s" "plots/$s.py" "$src" "$EMPTY/$s.png"
     code=$?
     if [ $code -eq 2 ] && [ "$(wc -l <"$LOG/nompl-$s.err")" -eq 1 ] &&
        grep -q 'no matplotlib in' "$LOG/nompl-$s.err" && [ ! -e "$EMPTY/$s.png" ]; then
-        pass "no matplotlib: $s/plot.py says so in one line: $(cat "$LOG/nompl-$s.err")"
+        pass "no matplotlib: plots/$s.py says so in one line: $(cat "$LOG/nompl-$s.err")"
     else
-        fail "no matplotlib: $s/plot.py exit $code, $(wc -l <"$LOG/nompl-$s.err") lines ($LOG/nompl-$s.err)"
+        fail "no matplotlib: plots/$s.py exit $code, $(wc -l <"$LOG/nompl-$s.err") lines ($LOG/nompl-$s.err)"
     fi
 done
 nompl nompl-plot plots/plot.py --out "$EMPTY/figs" results/xeon-2c
