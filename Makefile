@@ -178,6 +178,7 @@ gpu-archs: $(if $(NVCC),$(patsubst %.cu,build/archs/%.o,$(GPU_ARCH_SRCS)))
 all: cpu gpu                                   ## build every stage (GPU stages when nvcc is found)
 cpu: $(CPU_BINS) build/peak build/cpu-class    ## build the CPU stages
 gpu: $(GPU_BINS) $(if $(NVCC),build/peak_gpu)  ## build the CUDA stages (needs nvcc)
+	@$(if $(NVCC),:,echo "make gpu: nvcc not found: the CUDA stages are not built (install the CUDA toolkit, or set NVCC)")
 asan: $(ASAN_BINS)                             # CPU stages under ASan + UBSan (make test uses it)
 grade-bins: $(GRADE_BINS)                      # every stage built from its exercise
 planted: tests/planted/planted                 # the harness's own test: kernels with planted bugs

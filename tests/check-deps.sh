@@ -5,8 +5,9 @@
 #   tests/check-deps.sh          (after a full build: make all asan grade-bins)
 #
 #   1. every object's dependency file (build/**/*.d) lists each header its source includes with
-#      #include "..." (found beside the source, or in common/);
-#   2. for a few headers, `make -n -W HEADER all` (make's "what if this file changed") rebuilds
+#      #include "..." outside #if blocks (found beside the source, or in common/);
+#   2. for a few headers, `make -n -W HEADER all` (make's "what if this file changed"; build/flags
+#      and build/git-rev held as they are) rebuilds
 #      every program whose sources include it, and the programs of stages that do not include it
 #      stay as they are; build/peak_gpu (compiled and linked in one nvcc call) among them.
 # Prints PASS:/FAIL:/SKIP: lines; exit 1 if any FAIL.
@@ -34,7 +35,16 @@ for d in glob.glob('build/rel/**/*.d', recursive=True):
               if not p.endswith(':')}
     listed |= {os.path.realpath(p.rstrip(':')) for p in open(d).read().split() if p.endswith(':')}
     seen += 1
-    for h in inc.findall(open(src, errors='replace').read()):
+    depth, heads = 0, []  # the includes outside #if blocks: those every build of it reads
+    for line in open(src, errors='replace'):
+        t = line.strip()
+        if re.match(r'#\s*if', t):
+            depth += 1
+        elif re.match(r'#\s*endif', t):
+            depth -= 1
+        elif depth == 0:
+            heads += inc.findall(line)
+    for h in heads:
         for base in (os.path.dirname(src), 'common'):
             p = os.path.join(base, h)
             if os.path.exists(p):
@@ -58,7 +68,7 @@ fi
 whatif() { # HEADER "PROGRAMS REBUILT" "PROGRAMS KEPT"
     local h=$1 p out
     [ -f "$h" ] || { echo "SKIP: make -n -W $h: no such header"; return; }
-    out=$(make -n -W "$h" all 2>/dev/null | grep -oE -- '-o [^ ]+' | sed 's/^-o //')
+    out=$(make -n -o build/flags -o build/git-rev -W "$h" all 2>/dev/null | grep -oE -- '-o [^ ]+' | sed 's/^-o //')
     for p in $2; do
         [ -e "$p" ] || continue # not built on this machine (no nvcc, no MPI)
         if echo "$out" | grep -qxF "$p"; then pass "make -n -W $h: rebuilds $p"

@@ -26,9 +26,10 @@ expect_rc() {
 
 # run_checker PREFIX SCRIPT OUT: run a stage's own checker script (its output in OUT), tally its
 # lines, and fail if it exits with anything but 0.
-run_checker() {
+run_checker() { # PREFIX SCRIPT OUT [ARGS...]
     local prefix=$1 script=$2 out=$3
-    bash "$script" >"$out" 2>&1
+    shift 3
+    bash "$script" "$@" >"$out" 2>&1
     local rc=$?
     tally "$prefix" "$out"
     [ $rc -eq 0 ] || bad "$prefix: $script exit $rc (see $out)"

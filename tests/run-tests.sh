@@ -22,7 +22,9 @@
 #   9. plots/plot.py on a fixture
 #  10. every chapter a lesson: at most 420 lines, no commit hash, no "issue", its NOTES.md linked
 #      (tests/check-book.sh, and a planted chapter that it must fail); every tracked file free of
-#      the words of the machinery that ran the work (tests/check-vocabulary.sh and its self-test)
+#      the words of the machinery that ran the work (tests/check-vocabulary.sh and its self-test);
+#      the layout (tests/check-layout.sh: stage folders, common/ one-way, long files; its self-test);
+#      headers tracked (tests/check-deps.sh: a changed header rebuilds what includes it)
 #  11. every command quoted in README.md, docs/ and the chapters runs as written, at small sizes
 #      (tests/check-commands.sh; the GPU ones are skipped here, make test-gpu runs them)
 # A stage that is not a float GEMM (11_gf256), or runs under mpirun (13), supplies tests/stages/NN_topic.sh
@@ -258,6 +260,13 @@ fi
 
 echo "== the repository speaks only of itself (tests/check-vocabulary.sh: every tracked file; a planted file)"
 run_checker vocabulary tests/check-vocabulary.sh "$LOG/vocabulary.out"
+
+echo "== the layout: stage folders are lessons, common/ is one-way, long files say why (tests/check-layout.sh)"
+run_checker layout tests/check-layout.sh "$LOG/layout.out"
+run_checker layout tests/check-layout.sh "$LOG/layout-self-test.out" --self-test
+
+echo "== generated dependencies: a header changed rebuilds what includes it (tests/check-deps.sh)"
+run_checker deps tests/check-deps.sh "$LOG/deps.out"
 
 echo "== commands quoted in the book (tests/check-commands.sh; logs in build/check-commands/)"
 bash tests/check-commands.sh >"$LOG/commands.out" 2>&1
