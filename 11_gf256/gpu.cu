@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "cuda_harness.cuh"
-#include "gpu.h"
+#include "harness/gpu.h"
 #include "timer.h"
 
 #define THREADS 256

@@ -24,7 +24,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "gf256.h"
-#include "gpu.h"
+#include "harness/gpu.h"
 #include "matrix.h"
 #include "harness/options.h"
 #include "harness/reference.h"

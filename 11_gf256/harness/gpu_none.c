@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "../gpu.h"
+#include "gpu.h"
 
 __attribute__((weak)) int gf_gpu_open(int device, char *name, size_t namelen)
 {

@@ -8,7 +8,7 @@
 
 #include "chunks.h"
 #include "../gf256.h"
-#include "../gpu.h"
+#include "gpu.h"
 #include "options.h"
 #include "timer.h"
 
