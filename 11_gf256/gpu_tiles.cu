@@ -1,4 +1,6 @@
-/* 11_gf256 on the GPU: a small coding matrix times a very wide matrix of bytes.
+/* gpu_tiles.cu: 11_gf256 on the GPU, a small coding matrix times a very wide matrix of bytes,
+ * in three shapes of a thread's work (the host code that sizes and launches them, with their
+ * tables, is harness/gpu_host.cu).
  *
  *   gpu_tables  one thread per byte column; log and exp tables in shared memory. The
  *               direct translation of the scalar kernel: byte loads, two dependent table

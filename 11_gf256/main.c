@@ -2,16 +2,14 @@
  *
  * Not a float GEMM, so not bench_main; but the same house: the common command line (cli.h,
  * with the code's own options in harness/options.c), the CSV writer (csv.h), the timing rule
- * (timer.h) and the machine's facts (sysinfo.h). Here: the variant table; the code's set-up,
- * its checks and the runs are in harness/ (run.c).
+ * (timer.h) and the machine's facts (sysinfo.h). Here: the variant table. The harness
+ * (harness/run.c) checks each variant byte for byte, encode and decode, then times it
+ * alternately with ISA-L.
  *
  *   make stage11
  *   ./11_gf256/gf256                                    # RS(10,4), 4K to 1M chunks, every variant
  *   ./11_gf256/gf256 --data 6 --parity 3 --len 1,7,4097 --erasures all
  *   ./11_gf256/gf256 --variant split_tables,gfni --len 1M --threads 1,2
- *
- * For each chunk length the harness (harness/run.c) checks every variant on its own and
- * against ISA-L, then times it alternately with ISA-L.
  */
 #include "gf256.h"
 #include "harness/gpu.h"

@@ -19,8 +19,6 @@
 static cudaDeviceProp prop;
 static int opened = -1;
 
-/* ---- host side ----------------------------------------------------------------------------- */
-
 extern "C" int gf_gpu_open(int device, char *name, size_t namelen)
 {
     int n = 0;
