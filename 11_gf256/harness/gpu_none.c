@@ -1,12 +1,12 @@
 /* gpu_none.c: the GPU entry points for a build without CUDA.
  *
- * Weak definitions: when nvcc is found, stage.mk links gpu.cu's object as well, and its
- * (strong) definitions take their place. Without it, every GPU variant reports
+ * Weak definitions: when nvcc is found, stage.mk links gpu_host.cu's object as well,
+ * and its (strong) definitions take their place. Without it, every GPU variant reports
  * "not built with CUDA" and is skipped (exit status 77 when asked for by name).
  */
 #include <stdio.h>
 
-#include "../gpu.h"
+#include "gpu.h"
 
 __attribute__((weak)) int gf_gpu_open(int device, char *name, size_t namelen)
 {

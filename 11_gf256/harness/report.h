@@ -1,4 +1,4 @@
-/* report.h: how stage 11 times a variant once main.c has checked it, and what it prints: the
+/* report.h: how stage 11 times a variant once run.c has checked it, and what it prints: the
  * header, and one row per measurement on standard output and in the CSV (report.c). */
 #ifndef GF_REPORT_H
 #define GF_REPORT_H
@@ -8,7 +8,7 @@
 
 #include "chunks.h"
 #include "../gf256.h"
-#include "../gpu.h"
+#include "gpu.h"
 #include "options.h"
 #include "timer.h"
 
@@ -32,8 +32,8 @@ typedef struct ctx {
     "stage,variant,k,m,len,threads,timing,reps,ms_median,ms_min,gbps_in,gbps_rw,baseline,"    \
     "baseline_gbps_in,encode_check,decode_check,device,compiler,git,date"
 
-/* The header; gpu: the GPU's name, or why there is none, or NULL where none was asked for. */
-/* The header; no_isal: why ISA-L, the baseline, is missing (NULL: it is there, or not asked). */
+/* The header; gpu: the GPU's name, or why there is none, or NULL where none was asked for;
+ * no_isal: why ISA-L, the baseline, is missing (NULL: it is there, or not asked). */
 void print_header(const options *o, const char *gpu, const char *no_isal);
 /* Where the GPU has one: the device-to-device copy's bandwidth, the ceiling of a memory-bound
  * kernel, printed and in the CSV (k = m = 1, len = the bytes copied). */

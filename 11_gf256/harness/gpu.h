@@ -1,7 +1,8 @@
-/* gpu.h: the GPU kernels of chapter 11 (gpu.cu), called from the C driver.
+/* gpu.h: chapter 11's GPU kernels (../gpu_tiles.cu) as the C driver calls them, through their
+ * host code (gpu_host.cu).
  *
- * gpu.cu is built and linked only when nvcc is found (stage.mk); gpu_none.c holds weak
- * stand-ins that report "not built with CUDA", which the real ones replace at link time.
+ * The two .cu files are built and linked only when nvcc is found (stage.mk); gpu_none.c holds
+ * weak stand-ins that report "not built with CUDA", which the real ones replace at link time.
  */
 #ifndef GF_GPU_H
 #define GF_GPU_H
@@ -34,7 +35,7 @@ typedef struct gf_gpu_timing {
 
 /* Pick the device: 0 and its name; -1 with the reason in name where there is none to pick (no
  * device, no CUDA: the GPU variants are skipped); -2 where `device` is past the machine's
- * devices (a mistake in the command line: main.c refuses it). */
+ * devices (a mistake in the command line: run.c refuses it). */
 int gf_gpu_open(int device, char *name, size_t namelen);
 
 /* Device-to-device cudaMemcpy of `bytes`, best of 10: (bytes read + bytes written) / s / 1e9. */
