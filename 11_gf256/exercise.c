@@ -5,7 +5,7 @@
  *
  * The program checks every variant byte for byte against its own shift-and-XOR reference
  * and against ISA-L, and rebuilds erased chunks with your matrix inversion. The SIMD and
- * GPU kernels are given (split_avx2.c, split_avx512.c, gfni.c, gpu.cu): they run on the
+ * GPU kernels are given (split_avx2.c, split_avx512.c, gfni.c, gpu_tiles.cu): they run on the
  * tables YOUR functions build, so when your tables are right they pass too. Until you fill
  * this file in, every check FAILs.
  *

@@ -79,7 +79,7 @@ else
        grep -q '^SKIP: .*make test-gpu STAGES=13 (stage 13 is not built here: needs ScaLAPACK' "$LOG/scal-cmds.out"; then
         pass "ScaLAPACK hidden: tests/stages/13_distributed-gpu.sh and the chapter's make test-gpu STAGES=13 skip, saying why"
     else
-        fail "ScaLAPACK hidden: custom-tests-gpu.sh exit $code ($LOG/scal-gpu.out), or no skip for make test-gpu STAGES=13 ($LOG/scal-cmds.out)"
+        fail "ScaLAPACK hidden: tests/stages/13_distributed-gpu.sh exit $code ($LOG/scal-gpu.out), or no skip for make test-gpu STAGES=13 ($LOG/scal-cmds.out)"
     fi
 fi
 

@@ -36,7 +36,7 @@ run_checker() { # PREFIX SCRIPT OUT [ARGS...]
 }
 
 # tally PREFIX FILE: one pass/fail/skip per PASS:/FAIL:/SKIP: line that a checker script printed
-# to FILE (a stage's custom-tests.sh, portability.sh, test_plot.sh, check-commands.sh); its
+# to FILE (a stage's tests/stages/NN_topic.sh, portability.sh, test_plot.sh, check-commands.sh); its
 # indented detail lines are shown as they are.
 tally() {
     local prefix=$1 file=$2 line

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # 11_gf256's GPU tests, for make test-gpu (tests/run-tests-gpu.sh runs a stage's
-# custom-tests-gpu.sh where the stage is not a CUDA program of its own; this one is a CPU
+# tests/stages/NN_topic-gpu.sh where the stage is not a CUDA program of its own; this one is a CPU
 # program with a GPU part). Prints PASS:/FAIL:/SKIP: lines; exits 0 when nothing failed.
 #
 #   tests/stages/11_gf256-gpu.sh        (on a machine with an NVIDIA GPU and nvcc)
