@@ -19,7 +19,8 @@
 #   7. GPU stages without a GPU: skipped (exit 77), counted as skipped, not passed
 #   8. every CPU stage built for other CPUs and run under qemu (tests/portability.sh): x86
 #      without AVX-512 (Haswell) and without AVX (Nehalem), release and sanitizer builds; 05 on ARM
-#   9. plots/plot.py on a fixture
+#   9. plots/plot.py on a fixture; make plots redraws every committed chart byte for byte
+#      (tests/check-figures.sh)
 #  10. every chapter a lesson: at most 420 lines, no commit hash, no "issue", its NOTES.md linked
 #      (tests/check-book.sh, and a planted chapter that it must fail); every tracked file free of
 #      the words of the machinery that ran the work (tests/check-vocabulary.sh and its self-test);
@@ -233,6 +234,8 @@ if [ -x tests/test_plot.sh ] || [ -f tests/test_plot.sh ]; then
 else
     bad "plot: tests/test_plot.sh missing"
 fi
+echo "== the committed charts are what make plots draws (tests/check-figures.sh)"
+run_checker figures tests/check-figures.sh "$LOG/figures.out"
 
 echo "== the output a chapter quotes for a CPU without AVX-512 or AMX (tests/check-quoted-output.sh)"
 run_checker quoted-output tests/check-quoted-output.sh "$LOG/quoted-output.out" </dev/null
