@@ -550,6 +550,15 @@ static void check_inputs(input_guard *in, int nin, const float *C, size_t c_floa
     }
 }
 
+/* The baseline's row name: its library's name in lower case ("cuBLAS" -> "cublas"). */
+static void lower_name(char *dst, size_t len, const char *src)
+{
+    size_t j = 0;
+    for (; *src && j + 1 < len; src++)
+        dst[j++] = (char)(*src >= 'A' && *src <= 'Z' ? *src - 'A' + 'a' : *src);
+    dst[j] = '\0';
+}
+
 /* Check one variant and time it, alternating with the baseline. */
 static void measure(const stage_info *st, const bench_opts *o, bench_problem *p, const float *C0,
                     float *C_in, const gemm_variant *v, uint64_t seed, row *r, double *tv,
@@ -683,10 +692,8 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
             }
             if (nbase > 0) { /* the baseline's own row: every sample taken at this size */
                 char name[64];
-                size_t j = 0;
-                for (const char *c = be->baseline_name; *c && j + 1 < sizeof name; c++)
-                    name[j++] = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
-                snprintf(name + j, sizeof name - j, "%s", name_suffix(o));
+                lower_name(name, sizeof name, be->baseline_name);
+                snprintf(name + strlen(name), sizeof name - strlen(name), "%s", name_suffix(o));
                 row r = {name, s, threads, nbase, base_checked, 0, 0, 0, base_vr, -1, -1};
                 r.ms_min = timer_min(base_all, nbase);
                 r.ms_median = timer_median(base_all, nbase);
@@ -702,6 +709,12 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
             matrix_free(C0);
             matrix_free(C_in);
         }
+    }
+    if (o->baseline && npass + nfail > 0) { /* (the baseline's two medians differ) */
+        char name[64];
+        lower_name(name, sizeof name, be->baseline_name);
+        printf("(the %s row: the median of all its runs at a size; a variant's ratio is against the "
+               "%s runs alternated with it)\n", name, name);
     }
     free(tv);
     free(limit);
