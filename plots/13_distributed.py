@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
-"""plots/13_distributed.py: the cost model of a distributed GEMM, checked against the runs and drawn.
+"""plots/13_distributed.py: chapter 13's runs and its cost model (13_distributed/cost_model.py), drawn.
 
     python3 plots/13_distributed.py results/h100/13_distributed.csv docs/figures/h100/13_distributed.png
     python3 plots/13_distributed.py --table results/h100/13_distributed.csv   (the chapter's tables)
-    python3 plots/13_distributed.py --projection results/h100    (the projection's table alone)
+    python3 plots/13_distributed.py --projection results/h100    (cost_model.py --projection's table)
     python3 plots/13_distributed.py --timeline results/h200x4/13_distributed_timeline.csv OUT.png
 
 Reads the GEMM rows (13_distributed.csv, written by --csv) and, beside them, the message timings
 (13_distributed_comm.csv, written by --bench-comm) and stage 09's kernel rates on the GPU
 (09_cuda_registers.csv, where the folder has one).
 
-The model (alpha-beta-gamma) and the projection are 13_distributed/cost_model.py's.
-
 Writes OUT.png (the projection, and this host's runs against the model) and prints the check.
---table prints the chapter's tables (markdown) instead: the measured runs and the model's error.
+--table prints the chapter's tables (markdown) instead: the measured runs, then each run beside
+the model's prediction, alpha and beta, and the projection. The model's formulas, its fits and
+its projection are 13_distributed/cost_model.py's; this file draws and tabulates them.
 """
 import os
 import statistics
@@ -23,9 +23,9 @@ from collections import defaultdict
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "13_distributed"))
 from reader import DISTRIBUTED, DISTRIBUTED_TIMELINE, InputError, read_rows  # noqa: E402
-from cost_model import (CLUSTER, SIZES, GPU_SUMMA, comm_rows, error, gpu_grid_runs,  # noqa: E402
-                        host_checks, kernel_rates, model_tables, projection, projection_table,
-                        size_of)
+from cost_model import (CLUSTER, GPU_SUMMA, SIZES, Bcast, cluster_for, comm_rows, error,  # noqa: E402
+                        gpu_checks, gpu_grid_runs, host_checks, kernel_rates, print_projection,
+                        projection)
 from chart_style import log_label  # noqa: E402
 from stage_cli import guard, pyplot, run  # noqa: E402
 
@@ -74,16 +74,95 @@ def paired_ratio(rows, variant, key):
     return statistics.median(got) if got else None
 
 
+# ---------------------------------------------------------------- the model against the runs
+
+def size_of(r):
+    return f"{r['m']}" if r["m"] == r["n"] == r["k"] else f"{r['m']}x{r['n']}x{r['k']}"
+
+
+def print_host_runs(rows, comm):
+    checks = host_checks(rows, comm)
+    if not checks:
+        return
+    print("\nThe model against the runs (gamma under load: local_only on as many ranks; "
+          "alone: one rank on a 1x1 grid):\n")
+    print("| variant | n | grid | ranks x threads | nb | measured ms | model ms (under load) | error | "
+          "model ms (alone) | error |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r, tl, ta in checks:
+        fmt = lambda t: (f"{t * 1e3:.1f} | {error(t, r['ms_median']):+.1f}%" if t else "- | -")  # noqa: E731
+        print(f"| {r['variant']} | {size_of(r)} | {r['grid']} | {r['ranks']} x {r['threads']} | {r['nb']} | "
+              f"{r['ms_median']:.1f} | {fmt(tl)} | {fmt(ta)} |")
+    errs = [abs(error(tl, r["ms_median"])) for r, tl, _ in checks if tl]
+    if errs:
+        print(f"\nlargest error under load: {max(errs):.1f}% over {len(errs)} runs")
+
+
+def print_one_gpu(rows):
+    g = gpu_checks(rows)
+    if not g:
+        return
+    print("\nOne GPU: summa_nccl against its kernel alone on the whole product (the model's time "
+          "for a 1x1 grid):\n")
+    print("| variant | n | nb | measured ms | kernel alone ms | overhead |")
+    print("|---|---|---|---|---|---|")
+    for r, t in g:
+        print(f"| {r['variant']} | {r['n']} | {r['nb']} | {r['ms_median']:.2f} | {t * 1e3:.2f} | "
+              f"{100.0 * (r['ms_median'] * 1e-3 / t - 1):+.1f}% |")
+
+
+def print_gpu_runs(rows, comm):
+    runs = gpu_grid_runs(rows, comm)
+    if not runs:
+        return
+    print("\nSeveral GPUs, one rank each (GFLOP/s, medians; % of P x alone: against P times the "
+          "kernel alone on the whole product on one GPU, the same call; model: gamma of the "
+          "kernel alone, and of local_only_gpu on the same grid):\n")
+    print("| variant | n | grid | nb | ms | GFLOP/s | % of P x alone | model ms (alone) | error | "
+          "model ms (grid) | error | check |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    fmt = lambda t, r: f"{t * 1e3:.1f} | {error(t, r['ms_median']):+.1f}%" if t else "- | -"  # noqa: E731
+    for r, ideal, ta, tg in sorted(runs, key=lambda x: (x[0]["n"], x[0]["ranks"], x[0]["grid"],
+                                                        x[0]["nb"], x[0]["variant"])):
+        share = f"{100.0 * r['gflops'] / ideal:.1f}%" if ideal else "-"
+        print(f"| {r['variant']} | {size_of(r)} | {r['grid']} | {r['nb']} | {r['ms_median']:.1f} | "
+              f"{r['gflops']:.0f} | {share} | {fmt(ta, r)} | {fmt(tg, r)} | {r['check']} |")
+    errs = [abs(error(t, r["ms_median"])) for r, _, ta, tg in runs for t in (ta, tg) if t]
+    if errs:
+        print(f"\nlargest model error over the GPU runs: {max(errs):.1f}% ({len(errs)} predictions)")
+    b = Bcast(comm, "nccl")
+    nccl = [(q, f) for q, f in sorted(b.fits.items()) if q > 1]
+    if nccl:
+        print("\nalpha and beta fitted to --bench-comm (NCCL broadcasts between GPUs; alpha: 8 B, "
+              "beta: the slope between the two largest sizes):\n")
+        print("| ranks | alpha (us) | beta (GB/s) |")
+        print("|---|---|---|")
+        for q, (a, be) in nccl:
+            print(f"| {q} | {a * 1e6:.1f} | {1e-9 / be if be else float('inf'):.0f} |")
+
+
+def print_mpi_fits(comm):
+    b = Bcast(comm)
+    if not b.pingpong and not [q for q in b.fits if q > 1]:
+        print("\nalpha and beta: no MPI timings on 2 ranks or more in the comm CSV (--bench-comm)")
+        return
+    print("\nalpha and beta fitted to --bench-comm (MPI):\n")
+    print("| what | ranks | alpha (us) | beta (GB/s) |")
+    print("|---|---|---|---|")
+    if b.pingpong:
+        print(f"| ping-pong | 2 | {b.pingpong[0] * 1e6:.2f} | {1e-9 / b.pingpong[1] if b.pingpong[1] else float('inf'):.2f} |")
+    for q, (a, be) in sorted(b.fits.items()):
+        if q < 2:
+            continue
+        print(f"| broadcast | {q} | {a * 1e6:.2f} | {1e-9 / be if be else float('inf'):.2f} |")
+
+
 # ---------------------------------------------------------------- output
 
 def load_all(src):
     rows = read_rows(src, DISTRIBUTED, STAGE)
     folder = os.path.dirname(os.path.abspath(src))
-    comm = comm_rows(folder)
-    nccl = [r["us_median"] for r in comm if r["transport"] == "nccl" and r["bytes"] == 8]
-    if nccl:
-        CLUSTER["alpha_nvlink"] = statistics.median(nccl) * 1e-6
-    return rows, comm, folder
+    return rows, comm_rows(folder), folder
 
 
 def tables(src):
@@ -115,7 +194,11 @@ def tables(src):
                       f"{f'{ratio:.2f}x' if ratio else '-'} | {share} |")
             if key in alone:
                 print(f"| {n} | {grid} | {16 // t} x {t} | P x one rank alone | {alone[key]:.1f} | - | 100% |")
-    model_tables(rows, comm, folder)
+    print_host_runs(rows, comm)
+    print_one_gpu(rows)
+    print_gpu_runs(rows, comm)
+    print_mpi_fits(comm)
+    print_projection(folder)
 
 
 GPU_COLOURS = {"summa_nccl": "tab:blue", "summa_nccl_cublas": "tab:orange",
@@ -271,7 +354,7 @@ def draw(src, dst):
         axes = axes[:-2]
     colours = {"SUMMA": "tab:blue", "Cannon": "tab:orange", "2.5D": "tab:green"}
     if rates:
-        proj = projection(rates)
+        proj = projection(rates, cluster_for(comm))
         for ax, n in zip(axes, SIZES):
             for alg in ("SUMMA", "Cannon", "2.5D"):
                 pts = proj[(alg, n)]
@@ -371,7 +454,7 @@ if __name__ == "__main__":
     elif len(sys.argv) == 3 and sys.argv[1] == "--table":
         guard(PROG, tables, sys.argv[2])
     elif len(sys.argv) == 3 and sys.argv[1] == "--projection":
-        guard(PROG, projection_table, sys.argv[2], True)
+        guard(PROG, print_projection, sys.argv[2], True)
     else:
         run(main, f"{PROG} RESULTS/13_distributed.csv OUT.png | --table RESULTS/13_distributed.csv | "
             "--projection RESULTS_DIR | --timeline RESULTS/13_distributed_timeline.csv OUT.png")
