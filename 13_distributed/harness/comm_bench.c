@@ -10,7 +10,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "csv.h"
-#include "../gpu.h"
+#include "gpu.h"
 #include "sysinfo.h"
 #include "timer.h"
 

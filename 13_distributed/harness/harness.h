@@ -4,7 +4,7 @@
 
 #include "cli.h"
 #include "../distributed.h"
-#include "../gpu.h"
+#include "gpu.h"
 
 typedef struct variant {
     const char *name, *desc;

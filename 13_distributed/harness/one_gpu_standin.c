@@ -5,7 +5,7 @@
  * ones: the program sees one CUDA device, and gpu_init refuses more ranks on a node than GPUs,
  * as nccl.cu does. Only --bench-comm runs on it: its NCCL timings are a constant. */
 #ifdef DIST_ONE_GPU_STANDIN
-#include "../gpu.h"
+#include "gpu.h"
 
 #include <stdio.h>
 

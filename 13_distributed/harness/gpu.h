@@ -3,7 +3,7 @@
 #ifndef GPU_H
 #define GPU_H
 
-#include "distributed.h"
+#include "../distributed.h"
 
 #ifdef __cplusplus
 extern "C" {
