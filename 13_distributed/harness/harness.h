@@ -2,6 +2,7 @@
 #ifndef HARNESS_H
 #define HARNESS_H
 
+#include "bench.h"
 #include "cli.h"
 #include "../distributed.h"
 #include "gpu.h"
@@ -28,6 +29,11 @@ extern int print_samples;      /* --samples: print each row's timed runs */
 const char *csv_begin(const char *path, const char *header);
 int csv_end(void);
 extern struct csv_file *rows_csv; /* rank 0: the open --csv file (GEMM or comm rows), or NULL */
+/* A result: its line in rank 0's table; its row in the CSV, device and compiler being where it ran
+ * and what built it (collective: a row that cannot be written ends the run on every rank). */
+typedef bench_row row;
+void print_row(const bench_opts *o, const row *r);
+void csv_row(const bench_opts *o, const row *r, const char *device, const char *compiler);
 void set_threads(int t); /* OpenMP's and OpenBLAS's */
 /* Collective: every selected variant at every size and thread count, checked and timed;
  * returns the number of failed checks. */
