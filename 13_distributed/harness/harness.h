@@ -15,6 +15,17 @@ typedef struct variant {
     int one_rank;         /* runs on a 1 x 1 grid only (a GPU kernel alone) */
 } variant;
 
+/* The stage, as main.c describes it; dist_main (dist_main.c), bench_main's counterpart, runs it:
+ * MPI, the command line, the grid, then the runs. */
+typedef struct dist_stage {
+    const char *stage, *title; /* "13_distributed", and what the run's header says it is */
+    const char *gpu_title;     /* the title where the ranks have GPUs */
+    const char *default_sizes;
+    const variant *variants;
+    int nvariants;
+} dist_stage;
+int dist_main(const dist_stage *st, int argc, char **argv);
+
 extern int me, nranks;    /* this rank, and how many */
 extern dist_grid grid;    /* the process grid of the run */
 extern char grid_name[32]; /* "4x4" */
