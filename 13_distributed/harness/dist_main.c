@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "../../05_simd/simd.h"
-#include "baseline_blas.h"
 #include "bench.h"
 #include "comm_bench.h"
 #include "csv.h"

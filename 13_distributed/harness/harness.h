@@ -1,4 +1,5 @@
-/* harness.h: stage 13's runs (harness.c), shared with main.c. */
+/* harness.h: stage 13's harness (dist_main.c, harness.c, report.c), as main.c and its parts
+ * see it. */
 #ifndef HARNESS_H
 #define HARNESS_H
 
