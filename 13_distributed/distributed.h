@@ -2,14 +2,18 @@
  *
  *   distributed.c   summa, summa_overlap: the panel loop over MPI (the lesson; exercise.c)
  *   layout.c        filling and scaling local blocks; local_only
+ *   nccl.cu         summa_nccl: the same loop on GPUs, panels broadcast by NCCL
+ *   main.c          the variant table
+ *   cost_model.py   what each variant should cost: alpha, beta, gamma (the chapter's model)
+ * and the harness, in harness/:
  *   psgemm.c        ScaLAPACK's PSGEMM on the same blocks (the baseline, and the example of
  *                   how a program calls it)
- *   nccl.cu         summa_nccl: the same loop on GPUs, panels broadcast by NCCL
+ *   dist_main.c     MPI, the command line and the stage's options, the grid (bench_main's part)
+ *   harness.c       the runs: blocks made and poisoned, checked, timed against PSGEMM
+ *   report.c        the table and the CSV
  *   check.c         gathering sampled rows to rank 0 and the double-precision check
  *   comm_bench.c    ping-pong and broadcast timings: the model's alpha and beta
- *   harness.c       the runs: blocks made and poisoned, checked, timed against PSGEMM, the
- *                   table and the CSV (bench.c's counterpart for MPI)
- *   main.c          the variant table, the command line, the grid
+ *   gpu.h           what the harness asks of nccl.cu (nccl_none.c where it is not built)
  *
  * The grid. P = PR x PC ranks; rank r sits in process row r / PC and process column r % PC.
  * The layout. Every matrix is cut into nb x nb blocks, dealt out cyclically: block (I, J) lives
@@ -18,7 +22,7 @@
  * columns by PC; A's columns and B's rows (the K dimension) go over PC and PR respectively. So a
  * rank holds A's rows and C's rows of the same process row, B's columns and C's columns of the
  * same process column, which is what SUMMA needs. ScaLAPACK's 2-D block-cyclic layout is the same
- * dealing (it is column-major; psgemm.c says how one is read as the other).
+ * dealing (it is column-major; harness/psgemm.c says how one is read as the other).
  */
 #ifndef DISTRIBUTED_H
 #define DISTRIBUTED_H

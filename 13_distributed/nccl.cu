@@ -25,7 +25,7 @@
 #include "../09_cuda_registers/cuda_registers.h"
 #include "harness/check.h"
 #include "cuda_harness.cuh"
-#include "gpu.h"
+#include "harness/gpu.h"
 
 #define NCCL_CHECK(call)                                                                     \
     do {                                                                                     \

@@ -71,9 +71,8 @@ comma := ,
 # tests/stages/13_distributed.sh's stand-in for a node with one GPU (one_gpu_standin.c in place of nccl.cu), so
 # that what --bench-comm does with more ranks than GPUs is tested where there is no GPU.
 DIST_ONE_GPU := build/test/13_distributed/one_gpu
-$(DIST_ONE_GPU): $(patsubst %,build/rel/%.o,$(basename $(filter-out 13_distributed/exercise.c,\
-    $(call stage_files,13_distributed,c)) $(13_distributed_EXTRA_SRCS) $(CPU_COMMON))) \
-    build/test/13_distributed/one_gpu_standin.o $$(call stage_libs,rel,13_distributed)
+# (the program's own link inputs, known once the Makefile has read every stage.mk: $$)
+$(DIST_ONE_GPU): $$(13_distributed_LINK) build/test/13_distributed/one_gpu_standin.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 $(DIST_ONE_GPU): LDLIBS += $(DIST_SCALAPACK) $(DIST_MPI_LIBS)
 build/test/13_distributed/one_gpu_standin.o: 13_distributed/harness/one_gpu_standin.c build/flags

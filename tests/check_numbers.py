@@ -25,6 +25,11 @@ expression gives the percentage or the ratio). Expressions are Python with these
     row(prefix)                           the numbers of the chapter's table row that starts
                                           with prefix, as the chapter prints them (bold, commas,
                                           a trailing × dropped; None for a cell with no number)
+    module(path)                          a Python file of the repository, imported: a figure a
+                                          chapter quotes from a model is recomputed by the
+                                          model's own code, e.g. module("13_distributed/
+                                          cost_model.py").words(8192, 4, 4, 256)[0] (its paths
+                                          are relative to the repository root, where this runs)
     median(list), min, max, sum, len, abs, round, all, any
 
 A sentence that compares (a claim: "within a factor of two", "below it from K = 8 to 512") is
@@ -49,7 +54,7 @@ tests/fixtures/book-numbers/: every entry under a comment line `# planted` must 
 off by a rounding, a claim its own table contradicts: chapter 14's "within a factor of two" as it
 once read) and every other entry must pass.
 """
-import csv as csvmod, os, re, statistics, sys
+import csv as csvmod, importlib.util, os, re, statistics, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _cache = {}
@@ -155,6 +160,18 @@ def below(a, b, keys=None):
     return bool(pairs) and all(x < y for x, y in pairs)
 
 
+_modules = {}
+
+
+def module(path):
+    if path not in _modules:
+        spec = importlib.util.spec_from_file_location(
+            "book_" + re.sub(r"\W", "_", path), os.path.join(ROOT, path))
+        _modules[path] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(_modules[path])
+    return _modules[path]
+
+
 def log(path, regex, group=1):
     m = re.search(regex, open(os.path.join(BASE, path), encoding="utf-8").read(), re.M)
     if not m:
@@ -162,7 +179,7 @@ def log(path, regex, group=1):
     return float(m.group(group).replace(",", ""))
 
 
-FUNCTIONS = {"csv": csv, "ratio": ratio, "log": log, "by": by, "row": row, "within": within,
+FUNCTIONS = {"csv": csv, "ratio": ratio, "log": log, "by": by, "row": row, "module": module, "within": within,
            "at_most": at_most, "below": below, "median": statistics.median, "min": min, "max": max, "sum": sum,
            "len": len, "abs": abs, "round": round, "all": all, "any": any}
 
@@ -279,7 +296,8 @@ def main(argv):
                 print("    fixture: " + line)
         _cache.clear()
     BASE = ROOT
-    files = [a for a in argv if not a.startswith("--")]
+    files = [os.path.abspath(a) for a in argv if not a.startswith("--")]
+    os.chdir(ROOT)  # (module()'s functions open paths relative to the repository root)
     failed, _, _ = check(files[0] if files else os.path.join(ROOT, "tests", "book-numbers.txt"))
     return 1 if failed or bad else 0
 

@@ -213,7 +213,7 @@ refuses() { # refuses NN_topic CSV [ARGS...]: the stage's plot.py on CSV exits 2
     s=$1 src=$2
     shift 2
     rm -f "$tmp/stage.png"
-    "$PY" "$root/$s/plot.py" "$@" "$src" "$tmp/stage.png" >"$tmp/bad.out" 2>"$tmp/bad.err"
+    "$PY" "$root/plots/$s.py" "$@" "$src" "$tmp/stage.png" >"$tmp/bad.out" 2>"$tmp/bad.err"
     rc=$?
     [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/bad.err")" -eq 1 ] && [ ! -s "$tmp/bad.out" ] &&
         [ ! -e "$tmp/stage.png" ] && return 0
@@ -227,8 +227,8 @@ bad_input() { # bad_input NN_topic CASE: a folder for one bad input; prints the 
 cut_row() { # cut_row CSV: the file cut off half way through its last row
     head -c $(($(wc -c <"$1") - $(tail -n 1 "$1" | wc -c) / 2)) "$1"
 }
-for p in "$root"/[0-9][0-9]_*/plot.py; do
-    s=$(basename "$(dirname "$p")")
+for p in "$root"/plots/[0-9][0-9]_*.py; do
+    s=$(basename "$p" .py)
     good=$(ls "$root"/results/*/"$s.csv" 2>/dev/null | head -n 1)
     check "$s/plot.py: a committed CSV to make its bad inputs from (results/*/$s.csv)" [ -n "$good" ]
     [ -n "$good" ] || continue
@@ -286,13 +286,13 @@ check "plots/10_cuda_multigpu.py refuses a cut-off timeline CSV, and writes no c
     refuses 10_cuda_multigpu "$sib/10/10_cuda_multigpu.csv"
 cp "$root/results/h100/13_distributed.csv" "$root/results/h100/13_distributed_comm.csv" "$sib/13p/"
 head -n 1 "$root/results/h100/09_cuda_registers.csv" >"$sib/13p/09_cuda_registers.csv"
-"$PY" "$root/13_distributed/plot.py" --projection "$sib/13p" >"$tmp/bad.out" 2>"$tmp/bad.err"
+"$PY" "$root/plots/13_distributed.py" --projection "$sib/13p" >"$tmp/bad.out" 2>"$tmp/bad.err"
 check "plots/13_distributed.py --projection with a header alone in 09_cuda_registers.csv exits 2, one line" \
     [ $? -eq 2 -a "$(wc -l <"$tmp/bad.err")" -eq 1 -a ! -s "$tmp/bad.out" ]
 # ... and 09's rates are needed by --projection alone: --table and the chart go without them
 mkdir -p "$sib/13t"
 cp "$root/results/h100/13_distributed.csv" "$root/results/h100/13_distributed_comm.csv" "$sib/13t/"
-"$PY" "$root/13_distributed/plot.py" --table "$sib/13t/13_distributed.csv" >"$tmp/table.out" 2>"$tmp/table.err"
+"$PY" "$root/plots/13_distributed.py" --table "$sib/13t/13_distributed.csv" >"$tmp/table.out" 2>"$tmp/table.err"
 check "plots/13_distributed.py --table without 09_cuda_registers.csv beside it prints its tables" \
     [ $? -eq 0 -a ! -s "$tmp/table.err" -a "$(grep -c '^| summa ' "$tmp/table.out")" -gt 0 ]
 f=$(bad_input 13_distributed timeline)
@@ -301,7 +301,7 @@ check "plots/13_distributed.py --timeline refuses a cut-off timeline CSV" \
     refuses 13_distributed "$f" --timeline
 f=$(bad_input 13_distributed table)
 awk -F, 'BEGIN { OFS = "," } NR == 3 { $13 = "nan" } 1' "$root/results/h100/13_distributed.csv" >"$f"
-"$PY" "$root/13_distributed/plot.py" --table "$f" >"$tmp/bad.out" 2>"$tmp/bad.err"
+"$PY" "$root/plots/13_distributed.py" --table "$f" >"$tmp/bad.out" 2>"$tmp/bad.err"
 check "plots/13_distributed.py --table refuses a 'nan' rate, one line, no table" \
     [ $? -eq 2 -a "$(wc -l <"$tmp/bad.err")" -eq 1 -a ! -s "$tmp/bad.out" ]
 

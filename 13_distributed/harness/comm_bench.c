@@ -1,4 +1,4 @@
-/* comm_bench.c: what a message costs, for the cost model (plots/13_distributed.py): the time of
+/* comm_bench.c: what a message costs, for the cost model (../cost_model.py): the time of
  * n bytes is about alpha + beta*n, alpha the latency, beta the seconds per byte. A broadcast
  * among q ranks costs more than one message: the model fits its own line per communicator. */
 #include "comm_bench.h"
@@ -10,7 +10,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "csv.h"
-#include "../gpu.h"
+#include "gpu.h"
 #include "sysinfo.h"
 #include "timer.h"
 

@@ -1,6 +1,6 @@
 /* nccl_none.c: the GPU part's stand-ins, for a build without nvcc or NCCL. nccl.cu, when it is
  * linked in, defines the same functions strongly and these weak ones are dropped. */
-#include "../gpu.h"
+#include "gpu.h"
 
 #include <stdlib.h>
 

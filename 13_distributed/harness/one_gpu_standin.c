@@ -1,11 +1,12 @@
-/* one_gpu_standin.c: a stand-in for nccl.cu on a node with one GPU, for custom-tests.sh on
- * machines without one. In the stage's program it compiles to nothing; stage.mk compiles it
- * again with DIST_ONE_GPU_STANDIN defined and links it with the CPU build into
- * build/test/13_distributed/one_gpu, where its strong definitions replace nccl_none.c's weak
- * ones: the program sees one CUDA device, and gpu_init refuses more ranks on a node than GPUs,
- * as nccl.cu does. Only --bench-comm runs on it: its NCCL timings are a constant. */
+/* one_gpu_standin.c: a stand-in for nccl.cu on a node with one GPU, for the stage's tests
+ * (tests/stages/13_distributed.sh) on machines without one. In the stage's program it compiles
+ * to nothing; stage.mk compiles it again with DIST_ONE_GPU_STANDIN defined and links it with the
+ * CPU build into build/test/13_distributed/one_gpu, where its strong definitions replace
+ * nccl_none.c's weak ones: the program sees one CUDA device, and gpu_init refuses more ranks on
+ * a node than GPUs, as nccl.cu does. Only --bench-comm runs on it: its NCCL timings are a
+ * constant. */
 #ifdef DIST_ONE_GPU_STANDIN
-#include "../gpu.h"
+#include "gpu.h"
 
 #include <stdio.h>
 

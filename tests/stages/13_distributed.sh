@@ -251,6 +251,43 @@ else
     fi
 fi
 
+# the model's command line (13_distributed/cost_model.py: standard library, any python3): on the
+# CSVs above, alpha and beta of the 2-rank broadcasts and the errors of summa's runs; on a
+# hand-worked case (n = 8192 on 2x2 GPUs, nb 4096: 64 MiB pieces at alpha 10 us and 200 us for
+# the bytes, 210 us; a panel's product 20 ms / 8 = 2.5 ms; the run 5.42 ms against 6, -9.7%);
+# its words table; bad input
+mkdir -p "$LOG/model"
+{ echo "stage,variant,m,n,k,grid,ranks,threads,nb,reps,ms_median,ms_min,gflops,baseline,baseline_gflops,max_err_ratio,check,device,compiler,git,date"
+  echo "13_distributed,warptile_alone,8192,8192,8192,1x1,1,64,4096,1,20,20,54975.581,,,0,PASS,gpu,nvcc,0,0"
+  echo "13_distributed,summa_nccl,8192,8192,8192,2x2,4,64,4096,1,6,6,183251.938,,,0,PASS,gpu,nvcc,0,0"
+} >"$LOG/model/13_distributed.csv"
+{ echo "stage,transport,op,ranks,bytes,reps,us_median,us_min,gbytes_s,device,git,date"
+  echo "13_distributed,nccl,bcast_row,2,8,1,10,10,0,gpu,0,0"
+  echo "13_distributed,nccl,bcast_row,2,67108864,1,210,210,0,gpu,0,0"; } >"$LOG/model/13_distributed_comm.csv"
+if ! command -v python3 >/dev/null; then
+    skp "cost_model.py: no python3"
+elif python3 13_distributed/cost_model.py "$LOG/13_distributed.csv" >"$LOG/model.out" 2>&1 &&
+     grep -q '^| broadcast | 2 |' "$LOG/model.out" && grep -q '^| summa | under load | [1-9]' "$LOG/model.out" &&
+     python3 13_distributed/cost_model.py "$LOG/model/13_distributed.csv" >"$LOG/model/out" 2>&1 &&
+     grep -q '^| summa_nccl | 8192 | 2x2 | 64 | 4096 | 0.21 | 0.21 | 2.5 | 2 |$' "$LOG/model/out" &&
+     grep -q '^| summa_nccl | alone | 1 | 1 | 1 | -9.7% | -9.7% |$' "$LOG/model/out" &&
+     python3 13_distributed/cost_model.py --words >"$LOG/model/words.out" 2>&1 &&
+     grep -q '^| 8192 | 4 x 4 | 96 MiB | 69 G | 2731 | 2 MiB, 2 MiB |$' "$LOG/model/words.out"; then
+    ok "cost_model.py: fits and errors from the CSVs above; a panel and the error on a hand-worked case; words"
+else
+    bad "cost_model.py (see $LOG/model.out, $LOG/model/out)"
+fi
+if command -v python3 >/dev/null; then
+    n_bad=0
+    for args in "" "--words 4" "--projection" "$LOG/no-such.csv" "$LOG/foreign.csv" "$LOG/model/13_distributed.csv --comm"; do
+        # shellcheck disable=SC2086
+        python3 13_distributed/cost_model.py $args >"$LOG/model/bad.out" 2>"$LOG/model/bad.err"
+        [ $? -eq 2 ] && [ ! -s "$LOG/model/bad.out" ] && [ "$(wc -l <"$LOG/model/bad.err")" -ge 1 ] || n_bad=$((n_bad + 1))
+    done
+    [ $n_bad -eq 0 ] && ok "cost_model.py: no arguments, bad ones, a missing file, a foreign header -> exit 2" ||
+        bad "cost_model.py: $n_bad bad inputs not refused with exit 2"
+fi
+
 # the chapter's mpirun lines say what they need: --oversubscribe, or a comment naming the cores
 # or GPUs (a reader on a 2-core laptop, or as root, must not meet a bare failure)
 unsaid=$(awk '/^```/ { inblock = !inblock; next }

@@ -1,9 +1,9 @@
-/* gpu.h: summa_nccl's side of the program: nccl.cu where nvcc and NCCL were found at build
- * time, else nccl_none.c (weak stand-ins that say why there is none). */
+/* gpu.h: summa_nccl's side of the program, as the harness calls it: ../nccl.cu where nvcc and
+ * NCCL were found at build time, else nccl_none.c (weak stand-ins that say why there is none). */
 #ifndef GPU_H
 #define GPU_H
 
-#include "distributed.h"
+#include "../distributed.h"
 
 #ifdef __cplusplus
 extern "C" {
