@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """13_distributed/cost_model.py: what SUMMA costs, from a message's latency and bandwidth and a
 flop's time (the alpha-beta-gamma model of the chapter's "The model").
+Why it is one file: the model, its fit to the runs and its three tables share one set of formulas
+and constants; a reader follows one formula from the chapter to every table that uses it.
 
     python3 13_distributed/cost_model.py --words
         the words a rank receives against its flops, for the chapter's grids
