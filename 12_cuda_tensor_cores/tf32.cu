@@ -1,7 +1,4 @@
-/* tf32.cu: FP32 on the tensor cores (--fp32), on wgmma_persistent's pipeline (pipeline.cuh). */
-#include "pipeline.cuh"
-
-/* ---- FP32 on the tensor cores (--fp32): tf32 and 3xtf32 on wgmma_persistent's pipeline ------- *
+/* tf32.cu: FP32 on the tensor cores (--fp32), on wgmma_persistent's pipeline (pipeline.cuh).
  *
  * wgmma.tf32 reads both operands K-major from shared memory. A (M x K, row-major) is; B (K x N)
  * is not, so a first kernel writes B^T (N x K), and the persistent kernel reads A and B^T in
@@ -18,8 +15,11 @@
  *           tf32 with K' = 3 K (K rounded up to 8). A3 and B3^T: three times A and B, written
  *           once a call (0.2 ms at 4096, ncu: 101 us for A3, 98 for B3^T).
  *
+ *   tf32_rs (below) no B^T pass: C^T = B^T A^T, B^T from registers.
+ *
  * The copies live in a buffer kept between calls (grown when a call needs more; never freed).
  */
+#include "pipeline.cuh"
 
 static __device__ __forceinline__ float tf32_rna(float x)
 {

@@ -20,6 +20,9 @@
  * cudaGetDriverEntryPointByVersion: no -lcuda). The maps zero-fill what lies outside the matrix:
  * the edges of M and N and the tail of K need no code. TMA needs row strides that are multiples
  * of 16 bytes: other operands are read from aligned copies (operands.cuh).
+ *
+ * wgmma_ws's and wgmma_persistent's kernel is in pipeline.cuh (tf32.cu's variants and
+ * harness/tune.cu's configurations run it too); so are the tensor maps and a stage's wgmma.
  */
 #include "pipeline.cuh"
 
@@ -95,6 +98,8 @@ void gemm_wgmma_tma(int M, int N, int K, float alpha, const gemm_bf16 *A, int ld
     CUDA_CHECK_LAUNCH();
     op.release();
 }
+
+/* ---- wgmma_ws and wgmma_persistent: a producer, two consumers (pipeline.cuh) ------------------ */
 
 void gemm_wgmma_ws(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
                    const gemm_bf16 *B, int ldb, float beta, float *C, int ldc)

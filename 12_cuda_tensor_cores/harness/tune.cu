@@ -1,7 +1,6 @@
-/* tune.cu: --tune, wgmma_persistent's configurations, each alone (wgmma.cu, pipeline.cuh). */
+/* tune.cu: --tune, wgmma_persistent's configurations, each alone: the kernel of pipeline.cuh with
+ * one thing changed a row (the chapter's "Going further" has what each was worth). */
 #include "../pipeline.cuh"
-
-/* ---- --tune: the persistent kernel's configurations, each alone ------------------------------ */
 
 template <int BN, int STAGES, int CLUSTER, int GROUP, bool MC = true, bool SMEM_C = true>
 static void tune_fn(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
