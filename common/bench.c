@@ -581,6 +581,8 @@ static const stage_mode *find_mode(const stage_info *base, int argc, char **argv
 
 int bench_main(const stage_info *base, int argc, char **argv)
 {
+    const char *slash = strrchr(argv[0], '/');
+    cli_prog = slash ? slash + 1 : argv[0]; /* find_mode's refusal names the program too */
     const stage_mode *mode = find_mode(base, argc, argv);
     const stage_info *st = mode && mode->stage ? mode->stage : base;
     cli_set_mode(base, mode);
