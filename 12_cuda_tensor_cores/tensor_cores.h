@@ -39,8 +39,4 @@ gemm_fn gemm_cublas_fp32; /* cublasSgemm, CUBLAS_PEDANTIC_MATH (the baseline, as
  * derived, let a kernel that never wrote C pass from K ~ 1500.) */
 #define TF32_ERR_IN 0.001953125 /* 2^-9 */
 
-/* --tune: wgmma_persistent's configurations, each alone (harness/tune.cu) */
-extern const gemm_variant wgmma_tune_variants[];
-extern const int wgmma_tune_nvariants;
-
 #endif

@@ -55,7 +55,7 @@ static float probe_sum(const gemm_variant *v, const float *a, const float *b)
  *             the accumulator's last one, lost if each term is cut off alone
  *   block j   two terms of half an ulp at k = 16 and 16 + j: together one ulp, kept only if
  *             they are added before anything is rounded (the same block of the adder) */
-void run_probe(const gemm_variant *v)
+static void run_probe(const gemm_variant *v)
 {
     const float ulp = ldexpf(1.0f, -23);
     float a[PK], b[PK];
@@ -114,4 +114,14 @@ void run_probe(const gemm_variant *v)
     printf("  => %d extra bit%s, blocks of %d: c = %.3g (the table uses %.3g)\n", bits,
            bits == 1 ? "" : "s", n, c, v->err_c);
 #undef RESET
+}
+
+int probe_run(const stage_info *st, bench_opts *o)
+{
+    printf("== %s --probe: how the tensor cores add, on %s ==\n", st->stage,
+           st->backend->device_name());
+    for (int v = 0; v < st->nvariants; v++)
+        if (o->selected[v])
+            run_probe(&st->variants[v]);
+    return 0;
 }

@@ -1,6 +1,7 @@
 /* tune.cu: --tune, wgmma_persistent's configurations, each alone: the kernel of pipeline.cuh with
  * one thing changed a row (the chapter's "Going further" has what each was worth). */
 #include "../pipeline.cuh"
+#include "harness.h"
 
 template <int BN, int STAGES, int CLUSTER, int GROUP, bool MC = true, bool SMEM_C = true>
 static void tune_fn(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
@@ -14,6 +15,7 @@ static void tune_fn(int M, int N, int K, float alpha, const gemm_bf16 *A, int ld
 
 #define TUNE(NAME, DESC, ...)                                                                 \
     {.name = "persistent/" NAME, .desc = DESC, .fn = gemm_bf16_variant, .err_c = TC_ERR_C,       \
+     .runnable = cuda_needs_sm90, .needs = CUDA_NEEDS_SM90,                                     \
      .other_fn = GEMM_OTHER_FN(tune_fn<__VA_ARGS__>)}
 
 /* 256x4_c2_g8 is what wgmma_persistent runs where 128x256 tiles fill the GPU (128x6_c2_g8
