@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bf16.h"
 #include "cuda_harness.cuh"
 #include "harness.h"
 
