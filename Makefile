@@ -201,9 +201,16 @@ build/peak: $(call obj,rel,common/peak.c common/peak_lib.c common/sysinfo.c comm
 build/cpu-class: $(call obj,rel,tests/cpu_class.c common/cpu_features.c)
 	$(CC) $(CFLAGS) -o $@ $^
 
-build/peak_gpu: common/peak_gpu.cu common/cuda_harness.cuh build/rel/common/sysinfo.o
+# The GPU's ceilings; the BF16 tensor-core one is a wgmma loop, which exists only for sm_90a: on a
+# Hopper build (sm_90, the default) the whole program is built for sm_90a (elsewhere it says
+# "not measured"). -MMD -MP: build/peak_gpu.d lists the headers it includes, so editing one
+# rebuilds it.
+ifeq ($(CUDA_ARCH),sm_90)
+build/peak_gpu: NVFLAGS := $(filter-out -gencode arch=%,$(NVFLAGS)) -gencode=arch=compute_90a,code=sm_90a
+endif
+build/peak_gpu: common/peak_gpu.cu build/rel/common/sysinfo.o build/flags
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) -o $@ $< build/rel/common/sysinfo.o -lcublas
+	$(NVCC) $(NVFLAGS) -MMD -MP -o $@ $< build/rel/common/sysinfo.o -lcublas
 
 deps:                                          ## install what is missing (Debian/Ubuntu)
 	@scripts/install-deps.sh

@@ -13,7 +13,7 @@
  *              registers; asynchronous: fence, issue, commit a group, wait for groups
  *   setmaxnreg a warpgroup gives registers back, or takes more, at run time
  *
- * Included by wgmma.cu and common/peak_gpu.cu (the BF16 ceiling). Compile for sm_90a.
+ * Included by pipeline.cuh (wgmma.cu, tf32.cu, harness/tune.cu). Compile for sm_90a.
  */
 #ifndef HOPPER_CUH
 #define HOPPER_CUH

@@ -8,10 +8,3 @@ TC_SM90A := -gencode=arch=compute_90a,code=sm_90a
 TC_SM90A_SRCS := $(addprefix 12_cuda_tensor_cores/,wgmma.cu tf32.cu harness/tune.cu)
 SM90A_SRCS += $(TC_SM90A_SRCS)
 $(patsubst %.cu,build/rel/%.o,$(TC_SM90A_SRCS)): NVFLAGS := $(filter-out -gencode arch=%,$(NVFLAGS)) $(TC_SM90A)
-
-# make peak-gpu: the BF16 tensor-core ceiling is a wgmma loop (hopper.cuh); on a Hopper build
-# (sm_90, the default) the whole program is built for sm_90a.
-ifeq ($(CUDA_ARCH),sm_90)
-build/peak_gpu: NVFLAGS := $(filter-out -gencode arch=%,$(NVFLAGS)) $(TC_SM90A)
-endif
-build/peak_gpu: 12_cuda_tensor_cores/hopper.cuh
