@@ -54,6 +54,8 @@ GPU_COMMON  := $(COMMON_SRCS) common/cuda_harness.cu common/quick_return_gpu.cu
 # A stage.mk rule may name a program's link inputs, $$(NN_topic_LINK), which are known only
 # once every stage.mk is read: prerequisites are expanded a second time, when make needs them.
 .SECONDEXPANSION:
+# CUDA sources built for sm_90a alone (Hopper's wgmma and setmaxnreg), each stage.mk adding its own
+SM90A_SRCS :=
 -include $(wildcard [0-9][0-9]_*/stage.mk)
 # the lab's side programs (probes, emulators), each stage's in lab/NN_topic/lab.mk
 -include $(wildcard lab/[0-9][0-9]_*/lab.mk)
@@ -158,11 +160,12 @@ build/rel/%.o: %.cu build/flags
 # make gpu-archs (make test runs it): every CUDA source, the exercises too, compiled for the GPUs
 # students have, in one nvcc call a file: a T4 (sm_75), an A100 (sm_80), RTX 30 and 40 cards
 # (sm_86, sm_89), Blackwell B200 (sm_100) and RTX 50 cards (sm_120); the Hopper build (sm_90a) is
-# the usual one. wgmma.cu is Hopper's alone (sm_90a: 12's stage.mk), and 12 marks its variants
-# not available on every other GPU. Compile only: nothing here runs.
+# the usual one. The files a stage.mk lists in SM90A_SRCS are Hopper's alone (wgmma, setmaxnreg:
+# sm_90a), and that stage marks their variants not available on every other GPU. Compile only:
+# nothing here runs.
 GPU_ARCHS ?= 75 80 86 89 100 120
 GPU_ARCH_FLAGS = $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
-GPU_ARCH_SRCS  = $(filter-out 12_cuda_tensor_cores/wgmma.cu,$(wildcard [0-9][0-9]_*/*.cu [0-9][0-9]_*/harness/*.cu) common/cuda_harness.cu \
+GPU_ARCH_SRCS  = $(filter-out $(SM90A_SRCS),$(wildcard [0-9][0-9]_*/*.cu [0-9][0-9]_*/harness/*.cu) common/cuda_harness.cu \
                  common/quick_return_gpu.cu)
 build/archs/%.o: %.cu build/flags
 	@mkdir -p $(@D)
@@ -199,9 +202,16 @@ build/peak: $(call obj,rel,common/peak.c common/peak_lib.c common/sysinfo.c comm
 build/cpu-class: $(call obj,rel,tests/cpu_class.c common/cpu_features.c)
 	$(CC) $(CFLAGS) -o $@ $^
 
-build/peak_gpu: common/peak_gpu.cu common/cuda_harness.cuh build/rel/common/sysinfo.o
+# The GPU's ceilings; the BF16 tensor-core one is a wgmma loop, which exists only for sm_90a: on a
+# Hopper build (sm_90, the default) the whole program is built for sm_90a (elsewhere it says
+# "not measured"). -MMD -MP: build/peak_gpu.d lists the headers it includes, so editing one
+# rebuilds it.
+ifeq ($(CUDA_ARCH),sm_90)
+build/peak_gpu: NVFLAGS := $(filter-out -gencode arch=%,$(NVFLAGS)) -gencode=arch=compute_90a,code=sm_90a
+endif
+build/peak_gpu: common/peak_gpu.cu build/rel/common/sysinfo.o build/flags
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) -o $@ $< build/rel/common/sysinfo.o -lcublas
+	$(NVCC) $(NVFLAGS) -MMD -MP -o $@ $< build/rel/common/sysinfo.o -lcublas
 
 deps:                                          ## install what is missing (Debian/Ubuntu)
 	@scripts/install-deps.sh

@@ -16,7 +16,7 @@
  *                 small*big, then big*big); small*small, about 2^-22 of the product, is left out
  *
  * All take any M, N, K; mma_ldmatrix reads rows that start on 16 bytes (a copy otherwise,
- * operands.cuh). The Hopper variants are in wgmma.cu.
+ * operands.cuh). The Hopper variants are in wgmma.cu and tf32.cu.
  */
 #include <mma.h>
 

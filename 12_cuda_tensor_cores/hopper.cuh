@@ -13,7 +13,7 @@
  *              registers; asynchronous: fence, issue, commit a group, wait for groups
  *   setmaxnreg a warpgroup gives registers back, or takes more, at run time
  *
- * Included by wgmma.cu and common/peak_gpu.cu (the BF16 ceiling). Compile for sm_90a.
+ * Included by pipeline.cuh (wgmma.cu, tf32.cu, harness/tune.cu). Compile for sm_90a.
  */
 #ifndef HOPPER_CUH
 #define HOPPER_CUH
@@ -217,7 +217,7 @@ template <int R> static __device__ __forceinline__ void fence_regs(float (&d)[R]
  * warpgroup holds, for each block j of 8 columns, d[4j], d[4j+1] at row 16 (t / 32) +
  * (t % 32) / 4, columns 8j + 2 (t % 4) and the next; d[4j+2], d[4j+3] 8 rows further down.
  * BF16: B is transposed (imm-trans-b = 1), its tile N-major as B's rows are. TF32 has no
- * transpose: both tiles K-major (B's from a transposed copy, wgmma.cu), and the tensor core
+ * transpose: both tiles K-major (B's from a transposed copy, tf32.cu), and the tensor core
  * reads the top 19 bits of each FP32 value: the low 13 are dropped (truncation). IA, IB, IS:
  * the operand numbers of the descriptors and scale_d, after the NREG accumulators. */
 #define WGMMA_FN(NAME, SHAPE_TYPES, NREG, IA, IB, IS, TAIL)                                     \

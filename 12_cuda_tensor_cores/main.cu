@@ -11,12 +11,12 @@
  * cuBLAS with TF32 on and off, against cuBLAS FP32 (TF32 off), checked against the float inputs;
  * --bound fp32 holds every one of them to the FP32 bound (c = 2): tf32 fails it by design.
  */
-#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cuda_harness.cuh"
-#include "edges.h"
 #include "tensor_cores.h"
+#include "harness/harness.h"
 
 /* The tensor cores sum in FP32 and the epilogue scales the sum by alpha (.alpha_last, gemm.h):
  * A = B = 1e20 overflows the accumulator before alpha = 1e-20 could bring it back. */
@@ -72,23 +72,34 @@ static gemm_variant fp32_variants[] = {
      .fn = gemm_cublas_fp32, .err_c = 2.0, .alpha_last = 1},
 };
 
+#define NFP32 (sizeof fp32_variants / sizeof fp32_variants[0])
 
-static int tune, probe, unrounded, fp32, bound_fp32;
+static int unrounded, bound_fp32; /* --reference unrounded, --bound fp32 */
 
-/* --tune's table (wgmma_persistent's configurations) runs only on Hopper; the variants' own
- * tables say what each needs (runnable, needs: SM80, SM90 above) */
+/* --bound fp32: every --fp32 variant against the FP32 bound (c = 2, no input term); own: each
+ * against its own, as the table has it */
+static void set_bound(int fp32)
+{
+    static gemm_variant own[NFP32];
+    static int saved;
+    if (!saved)
+        memcpy(own, fp32_variants, sizeof own);
+    saved = 1;
+    for (size_t v = 0; v < NFP32; v++) {
+        fp32_variants[v].err_c = fp32 ? 2.0 : own[v].err_c;
+        fp32_variants[v].err_in = fp32 ? 0.0 : own[v].err_in;
+    }
+    bound_fp32 = fp32;
+}
 
 static int stage_option(bench_opts *o, const char *opt, const char *val)
 {
-    (void)o;
-    if (!strcmp(opt, "--tune") || !strcmp(opt, "--probe") || !strcmp(opt, "--fp32"))
-        return 1; /* seen by main() already */
     if (!strcmp(opt, "--bound")) {
         if (!val || (strcmp(val, "fp32") && strcmp(val, "own")))
             cli_die("--bound: '%s' is neither fp32 nor own", val ? val : "");
-        if (!fp32)
+        if (!o->mode || !o->mode->stage || o->mode->stage->variants != fp32_variants)
             cli_die("--bound: only with --fp32");
-        bound_fp32 = !strcmp(val, "fp32");
+        set_bound(!strcmp(val, "fp32"));
         return 2;
     }
     if (!strcmp(opt, "--reference")) {
@@ -101,16 +112,68 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
     return 0;
 }
 
+/* The checks of such a run are a measurement (of BF16's error, of how far TF32 is from FP32),
+ * not a check of the kernels: their failures leave the exit status 0. */
+static const char *checks_measure(const bench_opts *o)
+{
+    static char why[256];
+    (void)o;
+    snprintf(why, sizeof why, "%s%s%s",
+             unrounded ? "--reference unrounded: the checks compare with the float inputs' "
+                         "product and fail by design" : "",
+             unrounded && bound_fp32 ? "; " : "",
+             bound_fp32 ? "--bound fp32: every variant against the FP32 bound, c = 2; the TF32 "
+                          "ones fail it by design" : "");
+    return *why ? why : NULL;
+}
+
 #define HELP                                                                                  \
     "  --reference rounded|unrounded  check against the product of the BF16-rounded inputs\n" \
     "                        (default) or of the float inputs (BF16's error: the checks fail,\n" \
-    "                        by design, and do not set the exit status)\n" \
-    "  --probe               how each variant's tensor-core instruction adds: exact products,\n" \
-    "                        rounding, bits kept, terms per block (K = 32 sums of known terms)\n" \
-    "  --tune                wgmma_persistent's configurations, each alone\n" \
-    "  --fp32                FP32 A and B (gemm_fn): tf32, 3xtf32, cuBLAS TF32 and FP32\n" \
-    "  --bound fp32|own      with --fp32: every variant against the FP32 bound (c = 2; tf32\n" \
-    "                        fails it by design, exit status 0) or its own (default)\n"
+    "                        by design, and do not set the exit status)\n"
+
+/* --tune: wgmma_persistent's configurations (harness/tune.cu), Hopper's alone: their rows say
+ * so, and a run on another GPU ends with one line, exit status 77 */
+static const stage_info tune_stage = {
+    .stage = "12_cuda_tensor_cores",
+    .title = "wgmma_persistent's configurations: tile width, stages, cluster, group of rows",
+    .default_sizes = "4096",
+    .default_threads = 1,
+    .variants = wgmma_tune_variants,
+    .nvariants = wgmma_tune_nvariants,
+    .extra_option = stage_option,
+    .extra_help = HELP,
+    .backend = &cuda_bf16_backend,
+    .checks_measure = checks_measure,
+};
+
+static const stage_info fp32_stage = {
+    .stage = "12_cuda_tensor_cores",
+    .title = "FP32 on the tensor cores: TF32 and 3xTF32",
+    .default_sizes = "512:8192:x2",
+    .default_threads = 1,
+    .variants = fp32_variants,
+    .nvariants = NFP32,
+    .extra_option = stage_option,
+    .extra_help = HELP,
+    .backend = &cuda_backend,
+    .checks_measure = checks_measure,
+};
+
+/* --probe runs on the table of the run (--fp32 --probe: the FP32 variants'), after the init */
+static const stage_mode modes[] = {
+    {.flag = "--probe",
+     .help = "  --probe               how each variant's tensor-core instruction adds: exact products,\n"
+             "                        rounding, bits kept, terms per block (K = 32 sums of known terms)\n",
+     .run = probe_run},
+    {.flag = "--tune", .help = "  --tune                wgmma_persistent's configurations, each alone\n",
+     .stage = &tune_stage},
+    {.flag = "--fp32",
+     .help = "  --fp32                FP32 A and B (gemm_fn): tf32, 3xtf32, cuBLAS TF32 and FP32\n"
+             "  --bound fp32|own      with --fp32: every variant against the FP32 bound (c = 2; tf32\n"
+             "                        fails it by design, exit status 0) or its own (default)\n",
+     .stage = &fp32_stage},
+};
 
 static const stage_info stage = {
     .stage = "12_cuda_tensor_cores",
@@ -122,201 +185,12 @@ static const stage_info stage = {
     .extra_option = stage_option,
     .extra_help = HELP,
     .backend = &cuda_bf16_backend,
+    .modes = modes,
+    .nmodes = sizeof modes / sizeof modes[0],
+    .checks_measure = checks_measure,
 };
-
-static const stage_info tune_stage = {
-    .stage = "12_cuda_tensor_cores",
-    .title = "wgmma_persistent's configurations: tile width, stages, cluster, group of rows",
-    .default_sizes = "4096",
-    .default_threads = 1,
-    .variants = wgmma_tune_variants,
-    .nvariants = wgmma_tune_nvariants,
-    .extra_option = stage_option,
-    .extra_help = HELP,
-    .backend = &cuda_bf16_backend,
-};
-
-static const stage_info fp32_stage = {
-    .stage = "12_cuda_tensor_cores",
-    .title = "FP32 on the tensor cores: TF32 and 3xTF32",
-    .default_sizes = "512:8192:x2",
-    .default_threads = 1,
-    .variants = fp32_variants,
-    .nvariants = sizeof fp32_variants / sizeof fp32_variants[0],
-    .extra_option = stage_option,
-    .extra_help = HELP,
-    .backend = &cuda_backend,
-};
-
-/* ---- --probe ---------------------------------------------------------------------------------- */
-
-#define PK 32 /* K of the probe: two 16-deep instructions */
-
-/* sum_k a[k] b[k] as variant v computes it: A is 1 x PK, B is PK x 8 with b in column 0. A BF16
- * variant gets the terms as BF16 (each must be one); an FP32 one (--fp32) as they are. */
-static float probe_sum(const gemm_variant *v, const float *a, const float *b)
-{
-    const int bf16 = v->other_fn != NULL;
-    const size_t es = bf16 ? sizeof(gemm_bf16) : sizeof(float);
-    float fa[PK], fb[PK * 8] = {0}, *dC, c[8];
-    uint16_t ha[PK], hb[PK * 8] = {0};
-    for (int k = 0; k < PK; k++) {
-        fa[k] = a[k];
-        fb[k * 8] = b[k];
-        ha[k] = bf16_round_bits(a[k]);
-        hb[k * 8] = bf16_round_bits(b[k]);
-        if (bf16 && (bf16_bits_to_float(ha[k]) != a[k] || bf16_bits_to_float(hb[k * 8]) != b[k])) {
-            fprintf(stderr, "probe: a term is not a BF16 number\n");
-            exit(1);
-        }
-    }
-    void *dA, *dB;
-    CUDA_CHECK(cudaMalloc(&dA, PK * es));
-    CUDA_CHECK(cudaMalloc(&dB, PK * 8 * es));
-    CUDA_CHECK(cudaMalloc((void **)&dC, sizeof c));
-    CUDA_CHECK(cudaMemcpy(dA, bf16 ? (const void *)ha : fa, PK * es, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(dB, bf16 ? (const void *)hb : fb, PK * 8 * es, cudaMemcpyHostToDevice));
-    if (bf16)
-        gemm_bf16_of(v)(1, 8, PK, 1.0f, (gemm_bf16 *)dA, PK, (gemm_bf16 *)dB, 8, 0.0f, dC, 8);
-    else
-        v->fn(1, 8, PK, 1.0f, (float *)dA, PK, (float *)dB, 8, 0.0f, dC, 8);
-    CUDA_CHECK(cudaStreamSynchronize(gemm_stream()));
-    CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(c, dC, sizeof c, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaFree(dA));
-    CUDA_CHECK(cudaFree(dB));
-    CUDA_CHECK(cudaFree(dC));
-    return c[0];
-}
-
-/* Each case puts 1.0 in the accumulator (a[0] b[0] = 1, in the first instruction) and small
- * terms in the second instruction (k = 16..31), whose sum is known exactly:
- *   exact     (1 + 2^-7)^2 = 1 + 2^-6 + 2^-14 in one product: are products exact?
- *   rounding  1 + 0.75 ulp(1) (and its negative): nearest gives 1 + ulp, truncation 1
- *   bits e    2^e terms of 2^-e ulp each, sum one ulp: kept if the adder keeps e bits below
- *             the accumulator's last one, lost if each term is cut off alone
- *   block j   two terms of half an ulp at k = 16 and 16 + j: together one ulp, kept only if
- *             they are added before anything is rounded (the same block of the adder) */
-static void run_probe(const gemm_variant *v)
-{
-    const float ulp = ldexpf(1.0f, -23);
-    float a[PK], b[PK];
-#define RESET() (memset(a, 0, sizeof a), memset(b, 0, sizeof b), a[0] = b[0] = 1.0f)
-    printf("%s:\n", v->name);
-    RESET();
-    a[0] = b[0] = 1.0f + ldexpf(1.0f, -7);
-    float d = probe_sum(v, a, b);
-    double exact = 1.0 + ldexp(1.0, -6) + ldexp(1.0, -14);
-    printf("  exact     (1+2^-7)^2 = %.9g, want %.9g: products %s\n", d, exact,
-           d == exact ? "exact" : "ROUNDED");
-    RESET();
-    a[16] = 0.75f * ulp;
-    b[16] = 1.0f;
-    float up = probe_sum(v, a, b);
-    a[0] = -1.0f;
-    a[16] = -0.75f * ulp;
-    float down = probe_sum(v, a, b);
-    printf("  rounding  1 + 0.75 ulp -> 1 %+g ulp, -1 - 0.75 ulp -> -1 %+g ulp: %s\n",
-           (up - 1.0f) / ulp, (down + 1.0f) / ulp,
-           up == 1.0f && down == -1.0f       ? "truncation (toward zero)"
-           : up == 1.0f + ulp && down == -1.0f - ulp ? "to nearest"
-                                                     : "neither");
-    int bits = 0;
-    for (int e = 1; e <= 4; e++) {
-        RESET();
-        for (int k = 0; k < (1 << e); k++) {
-            a[16 + k] = ldexpf(ulp, -e);
-            b[16 + k] = 1.0f;
-        }
-        d = probe_sum(v, a, b);
-        printf("  bits %d    1 + %2d x 2^-%d ulp -> 1 %+g ulp\n", e, 1 << e, e, (d - 1.0f) / ulp);
-        if (d == 1.0f + ulp && bits == e - 1)
-            bits = e;
-    }
-    int block = 0;
-    for (int j = 1; j < 16; j++) {
-        RESET();
-        a[16] = a[16 + j] = 0.5f * ulp;
-        b[16] = b[16 + j] = 1.0f;
-        d = probe_sum(v, a, b);
-        if (d != 1.0f + ulp) {
-            block = j;
-            break;
-        }
-    }
-    if (bits == 0)
-        printf("  block     not seen (no bit kept below the last)\n");
-    else
-        printf("  block     two half-ulp terms k = 16 and 16+j kept together for j < %d\n",
-               block ? block : 16);
-    /* The bound (README, "The check"): a block of n terms, each cut at F bits below the
-     * accumulator's last, then the sum cut to 24 bits: error < K ((1 + 1/n) 2^-F + 1/n) 2u S */
-    int n = block ? block : 16;
-    double c = 2.0 * ((1.0 + 1.0 / n) * ldexp(1.0, -bits) + 1.0 / n);
-    printf("  => %d extra bit%s, blocks of %d: c = %.3g (the table uses %.3g)\n", bits,
-           bits == 1 ? "" : "s", n, c, v->err_c);
-#undef RESET
-}
-
-/* ---- main --------------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        tune |= !strcmp(argv[i], "--tune");
-        probe |= !strcmp(argv[i], "--probe");
-        fp32 |= !strcmp(argv[i], "--fp32");
-    }
-    const stage_info *st = tune ? &tune_stage : fp32 ? &fp32_stage : &stage;
-    bench_opts o;
-    cli_parse(st, argc, argv, &o);
-    if (tune && fp32)
-        cli_die("--tune and --fp32: one at a time");
-    if (probe)
-        cli_no_csv(&o, "--probe");
-    bench_check_sizes(&o);
-    bench_open_csv(&o); /* bench_main's order: every argument checked before the GPU is asked */
-    if (bound_fp32) /* a measurement of how far each is from FP32, not a check of the kernels */
-        for (int v = 0; v < st->nvariants; v++) {
-            fp32_variants[v].err_c = 2.0;
-            fp32_variants[v].err_in = 0.0;
-        }
-    const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
-    if (bench_check_runnable(&table, &o) != 0) /* nothing asked for runs on this GPU: 77, one line */
-        return 77;
-    int rc = st->backend->init(&o);
-    if (rc != 0)
-        return rc;
-    cudaDeviceProp prop;
-    int dev = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    if (tune && !cuda_needs_sm90()) { /* wgmma and TMA multicast: sm_90a code only */
-        fprintf(stderr, "%s: --tune needs %s: skipped\n", cli_prog, CUDA_NEEDS_SM90);
-        return 77;
-    }
-    if (probe) {
-        printf("== %s --probe: how the tensor cores add, on %s ==\n", st->stage, prop.name);
-        for (int v = 0; v < st->nvariants; v++)
-            if (o.selected[v])
-                run_probe(&st->variants[v]);
-    } else if (o.edges) { /* the BLAS edge cases (common/edges.h), as bench_main runs them */
-        rc = edges_main(st, &o);
-    } else {
-        bench_print_header(st, &o);
-        int passed = 0, failed = bench_run(st, &o, &passed);
-        bench_print_tally(passed, failed);
-        if (unrounded) /* a measurement of BF16's own error, not a check of the kernels */
-            printf("(--reference unrounded: the checks compare with the float inputs' product and "
-                   "fail by design; exit status 0)\n");
-        if (bound_fp32)
-            printf("(--bound fp32: every variant against the FP32 bound, c = 2; the TF32 ones fail "
-                   "it by design; exit status 0)\n");
-        rc = failed && !unrounded && !bound_fp32 ? 1 : 0;
-    }
-    fflush(stdout);
-    int csv_rc = bench_close_csv(&o);
-    free(o.shapes);
-    free(o.selected);
-    return csv_rc ? csv_rc : rc;
+    return bench_main(&stage, argc, argv);
 }

@@ -1,4 +1,4 @@
-/* operands.cuh: what every BF16 variant does around its kernel (both kernel files include it).
+/* operands.cuh: what every BF16 variant does around its kernel (every kernel file includes it).
  *
  *   bf16_edges()      the BLAS rules at the edges: M or N <= 0 or K < 0 writes nothing;
  *                     K == 0 or alpha == 0 gives C = beta*C without reading A or B (beta == 0:

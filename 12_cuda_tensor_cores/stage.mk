@@ -1,15 +1,10 @@
-# 12_cuda_tensor_cores: wgmma.cu uses wgmma and setmaxnreg, which exist only for sm_90a (the
-# Hopper-specific target): that file is built for it alone, whatever CUDA_ARCH says (the
-# `-arch=sm_90a` shorthand also runs a plain sm_90 pass that rejects them with nvcc 13.0). The
-# other files take the usual flags, so wmma and mma_ldmatrix run on any GPU from sm_80
-# (make CUDA_ARCH=sm_80); main.cu leaves the wgmma variants out on a GPU that is not a Hopper.
+# 12_cuda_tensor_cores: the files that use wgmma and setmaxnreg (the Hopper pipeline, pipeline.cuh),
+# which exist only for sm_90a (the Hopper-specific target), are built for it alone, whatever
+# CUDA_ARCH says (the `-arch=sm_90a` shorthand also runs a plain sm_90 pass that rejects them with
+# nvcc 13.0), and make gpu-archs leaves them out (SM90A_SRCS, in the Makefile). The other files
+# take the usual flags, so wmma and mma_ldmatrix run on any GPU from sm_80 (make CUDA_ARCH=sm_80);
+# main.cu leaves the wgmma variants out on a GPU that is not a Hopper.
 TC_SM90A := -gencode=arch=compute_90a,code=sm_90a
-build/rel/12_cuda_tensor_cores/wgmma.o: NVFLAGS := $(filter-out -gencode arch=%,$(NVFLAGS)) $(TC_SM90A)
-
-# make peak-gpu: the BF16 tensor-core ceiling is a wgmma loop (hopper.cuh); on a Hopper build
-# (sm_90, the default) the whole program is built for sm_90a.
-ifeq ($(CUDA_ARCH),sm_90)
-build/peak_gpu: NVFLAGS := $(filter-out -gencode arch=%,$(NVFLAGS)) $(TC_SM90A)
-endif
-build/peak_gpu: 12_cuda_tensor_cores/hopper.cuh
-
+TC_SM90A_SRCS := $(addprefix 12_cuda_tensor_cores/,wgmma.cu tf32.cu harness/tune.cu)
+SM90A_SRCS += $(TC_SM90A_SRCS)
+$(patsubst %.cu,build/rel/%.o,$(TC_SM90A_SRCS)): NVFLAGS := $(filter-out -gencode arch=%,$(NVFLAGS)) $(TC_SM90A)

@@ -17,7 +17,9 @@ gemm_bf16_fn gemm_mma_ldmatrix;
 gemm_bf16_fn gemm_wgmma_tma;
 gemm_bf16_fn gemm_wgmma_ws;
 gemm_bf16_fn gemm_wgmma_persistent;
-gemm_fn gemm_tf32;   /* FP32 A, B and C (gemm.h's gemm_fn); run with --fp32 */
+
+/* tf32.cu: Hopper only (sm_90a), FP32 A, B and C (gemm.h's gemm_fn); run with --fp32 */
+gemm_fn gemm_tf32;
 gemm_fn gemm_3xtf32;
 gemm_fn gemm_tf32_rs;
 
@@ -36,9 +38,5 @@ gemm_fn gemm_cublas_fp32; /* cublasSgemm, CUBLAS_PEDANTIC_MATH (the baseline, as
  * than 6.5 u S per 8 of K; alpha and beta 2 u S: within 2 (K + 2) u S. (c alone, 10931 as first
  * derived, let a kernel that never wrote C pass from K ~ 1500.) */
 #define TF32_ERR_IN 0.001953125 /* 2^-9 */
-
-/* --tune: wgmma_persistent's configurations, each alone (wgmma.cu) */
-extern const gemm_variant wgmma_tune_variants[];
-extern const int wgmma_tune_nvariants;
 
 #endif

@@ -723,22 +723,38 @@ int bench_run(const stage_info *st, const bench_opts *o, int *passed)
     return nfail;
 }
 
-/* The run mode given on the command line (a flag of base->modes), or NULL; two: exit 2. */
+/* The run mode given on the command line (a flag of base->modes), or NULL. Two at once: exit 2,
+ * unless one only changes the table (a stage, no run) and the other measures the stage's own
+ * (a run, no stage): then that measurement, of the other's table. */
 static const stage_mode *find_mode(const stage_info *base, int argc, char **argv)
 {
-    const stage_mode *mode = NULL;
+    static stage_mode both;
+    const stage_mode *given[2] = {NULL, NULL};
     for (int i = 1; i < argc; i++)
-        for (int m = 0; m < base->nmodes; m++)
-            if (!strcmp(argv[i], base->modes[m].flag)) {
-                if (mode && mode != &base->modes[m])
-                    cli_die("%s and %s: one mode at a time", mode->flag, base->modes[m].flag);
-                mode = &base->modes[m];
-            }
-    return mode;
+        for (int m = 0; m < base->nmodes; m++) {
+            const stage_mode *md = &base->modes[m];
+            if (strcmp(argv[i], md->flag) || md == given[0] || md == given[1])
+                continue;
+            if (given[1])
+                cli_die("%s, %s and %s: one mode at a time", given[0]->flag, given[1]->flag,
+                        md->flag);
+            given[given[0] ? 1 : 0] = md;
+        }
+    if (!given[1])
+        return given[0];
+    const stage_mode *table = given[0]->run ? given[1] : given[0];
+    const stage_mode *measure = table == given[0] ? given[1] : given[0];
+    if (table->run || !table->stage || !measure->run || measure->stage)
+        cli_die("%s and %s: one mode at a time", given[0]->flag, given[1]->flag);
+    both = *measure;
+    both.stage = table->stage;
+    return &both;
 }
 
 int bench_main(const stage_info *base, int argc, char **argv)
 {
+    const char *slash = strrchr(argv[0], '/');
+    cli_prog = slash ? slash + 1 : argv[0]; /* find_mode's refusal names the program too */
     const stage_mode *mode = find_mode(base, argc, argv);
     const stage_info *st = mode && mode->stage ? mode->stage : base;
     cli_set_mode(base, mode);

@@ -84,7 +84,9 @@ struct stage_info;
  * variants beside BF16 ones, a grid of tuning configurations: `stage`), or a measurement that is
  * not a row of the table (how an instruction rounds, a peak, where the time goes: `run`), or both.
  * bench_main looks for the flags before it reads the rest of the command line, so a stage's own
- * options can ask which mode is on (bench_opts.mode), and refuses two modes at once. */
+ * options can ask which mode is on (bench_opts.mode), and refuses two modes at once, but for a
+ * measurement (run, no stage) of another mode's table (stage, no run): then bench_opts.mode is
+ * the measurement's, with that stage. */
 typedef struct stage_mode {
     const char *flag;               /* "--fp32" */
     const char *help;               /* its lines for --help (each "  --flag ...\n") */

@@ -8,7 +8,8 @@
  *               the copies in, the kernel and the copy out); fn NULL runs cublasSgemm
  * A variant whose backend_data is cuda_host_mapped gets pinned host copies of A, B and C that
  * the kernel reads and writes through the bus instead of device buffers.
- * cuda_bf16_backend is the same with BF16 device copies of A and B, at the end.
+ * A backend of a stage's own (other element types) builds on this one: cuda_backend's fields,
+ * the cuBLAS handle, the timing events and the header, at the end.
  */
 #include "cuda_harness.cuh"
 
@@ -31,8 +32,6 @@ static struct {
     cudaEvent_t start, stop;
     cublasHandle_t blas; /* NULL with --no-baseline */
     int include_transfers;
-    int bf16;            /* cuda_bf16_backend: BF16 A and B, cublasGemmEx */
-    int bf16_unrounded;  /* check against the unrounded inputs (cuda_bf16_reference_unrounded) */
 } g;
 
 /* One problem's buffers. Device copies have the host's leading dimensions (lda, ldb, ldc),
@@ -41,13 +40,11 @@ typedef struct gpu_problem {
     float *dA, *dB, *dC;          /* device memory */
     float *hA, *hB, *hC;          /* pinned host copies (mapped variants, --include-transfers) */
     float *mA, *mB, *mC;          /* the same pinned copies as the device addresses them */
-    gemm_bf16 *dA16, *dB16;       /* cuda_bf16_backend: BF16 device copies of A and B */
-    float *rA, *rB;               /* and the host's A and B rounded to BF16, as floats */
     size_t a_bytes, b_bytes, c_bytes;
     int result_on_host;           /* the last run left C in hC, not in dC */
 } gpu_problem;
 
-/* Stage 10 drives several GPUs and several streams per GPU, from one host thread per GPU:
+/* A backend that drives several GPUs and several streams per GPU, from one host thread per GPU:
  * each thread names the stream its next launches go to. Unset, it is the harness's stream. */
 static thread_local cudaStream_t stream_override;
 static thread_local int stream_overridden;
@@ -140,7 +137,7 @@ const char *cuda_compiler(void)
 
 /* FP32 FMA lanes per SM, from the compute capability (the CUDA programming guide's
  * throughput table): 64 on 6.0, 7.x and 8.0, 128 on the others since 6.1. */
-static int fp32_lanes_per_sm(int major, int minor)
+static int fma_lanes_per_sm(int major, int minor)
 {
     if ((major == 6 && minor == 0) || major == 7 || (major == 8 && minor == 0))
         return 64;
@@ -169,14 +166,14 @@ static const char *nvidia_driver_version(void)
     return ver;
 }
 
-static void cuda_print_header(FILE *f, const bench_opts *o)
+void cuda_print_header_for(FILE *f, const bench_opts *o, const char *baseline)
 {
     const cudaDeviceProp *d = &g.prop;
     int runtime = 0, driver = 0;
     CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
     CUDA_CHECK(cudaDriverGetVersion(&driver));
     double ghz = g.sm_clock_khz / 1e6;
-    int lanes = fp32_lanes_per_sm(d->major, d->minor);
+    int lanes = fma_lanes_per_sm(d->major, d->minor);
     fprintf(f, "%-10s %s (device %d of %d), compute capability %d.%d, %d SMs, max SM clock %.0f MHz, "
                "%.1f GiB\n", "gpu", d->name, g.device, g.ndevices, d->major, d->minor,
             d->multiProcessorCount, g.sm_clock_khz / 1e3, d->totalGlobalMem / 1073741824.0);
@@ -194,12 +191,7 @@ static void cuda_print_header(FILE *f, const bench_opts *o)
         CUBLAS_CHECK(cublasGetProperty(MAJOR_VERSION, &major));
         CUBLAS_CHECK(cublasGetProperty(MINOR_VERSION, &minor));
         CUBLAS_CHECK(cublasGetProperty(PATCH_LEVEL, &patch));
-        if (g.bf16)
-            fprintf(f, "%-10s cuBLAS %d.%d.%d cublasGemmEx, BF16 A and B, FP32 C, "
-                       "CUBLAS_COMPUTE_32F\n", "baseline", major, minor, patch);
-        else
-            fprintf(f, "%-10s cuBLAS %d.%d.%d cublasSgemm, FP32, TF32 off (CUBLAS_PEDANTIC_MATH)\n",
-                    "baseline", major, minor, patch);
+        fprintf(f, "%-10s cuBLAS %d.%d.%d %s\n", "baseline", major, minor, patch, baseline);
     } else {
         fprintf(f, "%-10s none (--no-baseline)\n", "baseline");
     }
@@ -209,6 +201,11 @@ static void cuda_print_header(FILE *f, const bench_opts *o)
     else
         fprintf(f, "%-10s CUDA events around the kernel alone (data already on the device)\n",
                 "timing");
+}
+
+static void cuda_print_header(FILE *f, const bench_opts *o)
+{
+    cuda_print_header_for(f, o, "cublasSgemm, FP32, TF32 off (CUBLAS_PEDANTIC_MATH)");
 }
 
 static void cuda_set_threads(int t) { (void)t; }
@@ -323,7 +320,7 @@ static double cuda_run(bench_problem *p, gemm_fn *fn)
         B = gp->mB;
         C = gp->mC;
     }
-    CUDA_CHECK(cudaEventRecord(g.start, g.stream));
+    cuda_timer_start();
     if (transfers) {
         CUDA_CHECK(cudaMemcpyAsync(gp->dA, gp->hA, gp->a_bytes, cudaMemcpyHostToDevice, g.stream));
         CUDA_CHECK(cudaMemcpyAsync(gp->dB, gp->hB, gp->b_bytes, cudaMemcpyHostToDevice, g.stream));
@@ -335,11 +332,7 @@ static double cuda_run(bench_problem *p, gemm_fn *fn)
                                       C, p->ldc);
     if (transfers)
         CUDA_CHECK(cudaMemcpyAsync(gp->hC, gp->dC, gp->c_bytes, cudaMemcpyDeviceToHost, g.stream));
-    CUDA_CHECK(cudaEventRecord(g.stop, g.stream));
-    CUDA_CHECK(cudaEventSynchronize(g.stop)); /* a kernel that faulted reports it here */
-    CUDA_CHECK_LAUNCH();
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, g.start, g.stop));
+    double ms = cuda_timer_stop();
     gp->result_on_host = mapped || transfers;
     return ms;
 }
@@ -355,10 +348,6 @@ static void cuda_teardown(bench_problem *p)
     CUDA_CHECK(cudaFreeHost(gp->hA));
     CUDA_CHECK(cudaFreeHost(gp->hB));
     CUDA_CHECK(cudaFreeHost(gp->hC));
-    CUDA_CHECK(cudaFree(gp->dA16));
-    CUDA_CHECK(cudaFree(gp->dB16));
-    free(gp->rA);
-    free(gp->rB);
     free(gp);
     p->ctx = NULL;
 }
@@ -377,114 +366,18 @@ const bench_backend cuda_backend = {
     .compiler = cuda_compiler,
 };
 
-/* ---- stage 12: BF16 A and B, FP32 C ------------------------------------------------------- */
+/* ---- for a backend built on this one ------------------------------------------------------ */
 
-void gemm_bf16_variant(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
-                       int ldb, float beta, float *C, int ldc)
+cublasHandle_t cuda_blas_handle(void) { return g.blas; }
+
+void cuda_timer_start(void) { CUDA_CHECK(cudaEventRecord(g.start, g.stream)); }
+
+double cuda_timer_stop(void)
 {
-    (void)M, (void)N, (void)K, (void)alpha, (void)A, (void)lda, (void)B, (void)ldb, (void)beta;
-    (void)C, (void)ldc;
-    fprintf(stderr, "gemm_bf16_variant: a BF16 variant runs through cuda_bf16_backend only\n");
-    exit(1);
-}
-
-void cuda_bf16_reference_unrounded(int on) { g.bf16_unrounded = on; }
-
-static int cuda_bf16_init(const bench_opts *o)
-{
-    g.bf16 = 1;
-    int rc = cuda_init(o);
-    /* BF16 products are exact in FP32: the default math mode takes the tensor cores with FP32
-     * sums, as the variants do (pedantic mode may leave them for a slower path). */
-    if (rc == 0 && g.blas)
-        CUBLAS_CHECK(cublasSetMathMode(g.blas, CUBLAS_DEFAULT_MATH));
-    return rc;
-}
-
-/* Device C as for FP32, BF16 device copies of A and B with the host's leading dimensions, and
- * the rounded values handed to the check: p->A and p->B point at them from here on (unless
- * cuda_bf16_reference_unrounded), so that the reference is the double-precision product of
- * exactly what the tensor cores multiply. */
-static int cuda_bf16_setup(bench_problem *p)
-{
-    gpu_problem *gp = (gpu_problem *)calloc(1, sizeof *gp);
-    if (!gp)
-        cli_die("out of memory");
-    size_t na = (size_t)p->M * p->lda, nb = (size_t)p->K * p->ldb;
-    gp->c_bytes = matrix_bytes(p->M, p->ldc);
-    size_t free_bytes = 0, total = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-    double need = 2.0 * (na + nb) + gp->c_bytes;
-    if (need > (double)free_bytes ||
-        cudaMalloc((void **)&gp->dA16, 2 * na) != cudaSuccess ||
-        cudaMalloc((void **)&gp->dB16, 2 * nb) != cudaSuccess ||
-        cudaMalloc((void **)&gp->dC, gp->c_bytes) != cudaSuccess) {
-        fprintf(stderr, "%s: size %dx%dx%d needs %.2f GiB of device memory; %s has %.2f GiB free\n",
-                cli_prog, p->M, p->N, p->K, need / 1073741824.0, g.prop.name,
-                free_bytes / 1073741824.0);
-        cudaGetLastError();
-        cudaFree(gp->dA16);
-        cudaFree(gp->dB16);
-        free(gp);
-        return 1;
-    }
-    uint16_t *a16 = (uint16_t *)malloc(2 * na), *b16 = (uint16_t *)malloc(2 * nb);
-    gp->rA = (float *)malloc(4 * na);
-    gp->rB = (float *)malloc(4 * nb);
-    if (!a16 || !b16 || !gp->rA || !gp->rB)
-        cli_die("size %dx%dx%d: cannot allocate %.1f GiB of host memory for the BF16 copies",
-                p->M, p->N, p->K, 6.0 * (na + nb) / 1073741824.0);
-    bf16_round_all(p->A, na, a16, gp->rA);
-    bf16_round_all(p->B, nb, b16, gp->rB);
-    CUDA_CHECK(cudaMemcpy(gp->dA16, a16, 2 * na, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(gp->dB16, b16, 2 * nb, cudaMemcpyHostToDevice));
-    free(a16);
-    free(b16);
-    if (!g.bf16_unrounded) {
-        p->A = gp->rA;
-        p->B = gp->rB;
-    }
-    p->ctx = gp;
-    return 0;
-}
-
-/* cublasGemmEx with the same row-major swap as cublas_sgemm_rowmajor: C^T = B^T A^T. */
-static void cublas_bf16_rowmajor(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
-                                 const gemm_bf16 *B, int ldb, float beta, float *C, int ldc)
-{
-    if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc)) /* gemm.h's rules, as ours */
-        return;
-    CUBLAS_CHECK(cublasGemmEx(g.blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, CUDA_R_16BF,
-                              ldb, A, CUDA_R_16BF, lda, &beta, C, CUDA_R_32F, ldc,
-                              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-}
-
-static double cuda_bf16_run(bench_problem *p, gemm_fn *fn)
-{
-    gpu_problem *gp = (gpu_problem *)p->ctx;
-    gemm_bf16_fn *f = fn ? gemm_bf16_of(p->variant) : cublas_bf16_rowmajor;
-    if (!f)
-        cli_die("variant %s has no BF16 function", p->variant->name);
-    CUDA_CHECK(cudaEventRecord(g.start, g.stream));
-    f(p->M, p->N, p->K, p->alpha, gp->dA16, p->lda, gp->dB16, p->ldb, p->beta, gp->dC, p->ldc);
     CUDA_CHECK(cudaEventRecord(g.stop, g.stream));
-    CUDA_CHECK(cudaEventSynchronize(g.stop));
+    CUDA_CHECK(cudaEventSynchronize(g.stop)); /* a kernel that faulted reports it here */
     CUDA_CHECK_LAUNCH();
     float ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&ms, g.start, g.stop));
     return ms;
 }
-
-const bench_backend cuda_bf16_backend = {
-    .baseline_name = "cuBLAS",
-    .init = cuda_bf16_init,
-    .device_name = cuda_device_name,
-    .print_header = cuda_print_header,
-    .set_threads = cuda_set_threads,
-    .setup = cuda_bf16_setup,
-    .put_c = cuda_put_c,
-    .get_c = cuda_get_c,
-    .run = cuda_bf16_run,
-    .teardown = cuda_teardown,
-    .compiler = cuda_compiler,
-};

@@ -1,4 +1,4 @@
-/* cuda_harness.cuh: what every CUDA stage shares (stages 07-10).
+/* cuda_harness.cuh: what every CUDA stage shares.
  *
  *   CUDA_CHECK(call)       wrap every runtime call: on error, print file:line, the call and
  *                          the error, and exit with status 1
@@ -7,15 +7,16 @@
  *                          configuration (too many threads, too much shared memory) is only
  *                          seen by asking cudaGetLastError
  *   gemm_stream()          the stream every kernel launches on; the harness times it
- *   gemm_set_stream(s)     from now on, this host thread's launches go to stream s (stage 10)
+ *   gemm_set_stream(s)     from now on, this host thread's launches go to stream s (a
+ *                          backend that drives several streams or GPUs)
  *   gemm_sm_count()        the GPU's multiprocessors (SMs), for sizing grids
  *   gemm_store()           C = alpha*sum + beta*C, without reading C when beta == 0
  *   ceil_div(), GRID_Y_MAX
  *   cuda_backend           the bench_backend: device buffers, CUDA-event timing of the
  *                          kernel alone, cuBLAS SGEMM (FP32, TF32 off) as the baseline
- *   cuda_bf16_backend      the same for stage 12's BF16 variants (gemm.h's gemm_bf16_fn): A and
- *                          B rounded to BF16 on the device, cublasGemmEx (BF16 A, B, FP32 C and
- *                          sums) as the baseline; the check sees the rounded inputs
+ *   cuda_blas_handle(), cuda_timer_start/stop(), cuda_print_header_for()
+ *                          for a backend of a stage's own built on cuda_backend (BF16 A and B,
+ *                          say): the baseline's cuBLAS handle, the timing of one run, the header
  *
  * A stage's main.cu is the same few lines as a CPU stage's main.c, with
  * `.backend = &cuda_backend`. Its kernels implement the gemm_fn contract of gemm.h
@@ -113,20 +114,14 @@ typedef struct cuda_variant_data {
 } cuda_variant_data;
 extern const cuda_variant_data cuda_host_mapped; /* {.host_mapped = 1} */
 
-/* A BF16 variant's table row: { "name", "description", gemm_bf16_variant, ...,
- * .other_fn = GEMM_OTHER_FN(f) }. bench.c runs a variant as run(p, fn), fn == NULL meaning the
- * baseline, so fn must be set; cuda_bf16_backend then calls the row's kernel (gemm_bf16_of).
- * Called directly, it says so and exits. */
-void gemm_bf16_variant(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
-                       int ldb, float beta, float *C, int ldc);
-
-/* BF16 rounding and back: bf16_round_bits, bf16_bits_to_float, bf16_round_all */
-#include "bf16.h"
-
-/* 1: check against the product of the unrounded float inputs (what BF16 rounding costs; the
- * checks then fail by design), 0 (default): against the product of the BF16-rounded inputs. */
-void cuda_bf16_reference_unrounded(int on);
-
-extern const bench_backend cuda_bf16_backend;
+/* For a backend built on cuda_backend (its init, device_name, compiler ... are cuda_backend's
+ * fields): the cuBLAS handle of the baseline, on the harness's stream (NULL with --no-baseline;
+ * a cublasHandle_t, for a file that includes <cublas_v2.h>); the timing of one run, events on the
+ * harness's stream around it (stop waits for the run, checks its launch and gives its ms); and
+ * cuda_backend's header, its baseline line saying what cuBLAS runs ("cublasSgemm, FP32, ..."). */
+struct cublasContext *cuda_blas_handle(void);
+void cuda_timer_start(void);
+double cuda_timer_stop(void);
+void cuda_print_header_for(FILE *f, const bench_opts *o, const char *baseline);
 
 #endif

@@ -12,7 +12,8 @@
  *   bf16_wgmma        the BF16 tensor-core ceiling (Hopper, sm_90a build): two warpgroups per
  *                     SM issue wgmma m64n256k16 on tiles that stay in shared memory (random
  *                     values, never zeros), FP32 sums; nothing is loaded or stored meanwhile
- *   cublas_bf16       cublasGemmEx at 8192^3, BF16 A and B, FP32 C and sums: stage 12's baseline
+ *   cublas_bf16       cublasGemmEx at 8192^3, BF16 A and B, FP32 C and sums: the tensor-core
+ *                     stage's baseline
  *
  * A ceiling is the best the GPU can do, so each figure is the fastest of several runs.
  * An FMA counts 2 flops, the same count as the 2*M*N*K of a GEMM.
@@ -26,7 +27,6 @@
 #include <string.h>
 
 #include "cuda_harness.cuh"
-#include "../12_cuda_tensor_cores/hopper.cuh"
 #include "sysinfo.h"
 
 #define CHAINS 8
@@ -83,9 +83,72 @@ __global__ void fill_kernel(float *p, size_t n, unsigned seed)
     }
 }
 
+/* ---- the wgmma loop: Hopper's warpgroup instructions, as few as the loop needs -------------- *
+ * wgmma.mma_async m64n256k16 (BF16 A and B, FP32 sums): a warpgroup (4 warps) multiplies a 64 x 16
+ * tile of A by a 16 x 256 tile of B, both in shared memory, into 128 FP32 accumulators a thread;
+ * asynchronous: fence, issue, commit a group, wait for groups. sm_90a code only. */
+
+static __device__ __forceinline__ uint32_t smem_u32(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+/* the descriptor of a tile in shared memory with the 128-byte swizzle (rows of 128 bytes, 8 rows
+ * an atom): start, lbo (between 64-column blocks of B), sbo (between groups of 8 rows), in
+ * 16-byte units; mode 1 (bits 62-63): the 128-byte swizzle */
+static __device__ __forceinline__ uint64_t smem_desc(uint32_t addr, uint32_t lbo, uint32_t sbo)
+{
+    return (uint64_t)((addr & 0x3FFFF) >> 4) | (uint64_t)((lbo & 0x3FFFF) >> 4) << 16 |
+           (uint64_t)((sbo & 0x3FFFF) >> 4) << 32 | 1ull << 62;
+}
+static __device__ __forceinline__ void wgmma_fence()
+{
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+static __device__ __forceinline__ void wgmma_commit()
+{
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+template <int N> static __device__ __forceinline__ void wgmma_wait()
+{
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+/* the tensor cores write the accumulators behind the compiler's back: no use of them may move
+ * across a wait */
+static __device__ __forceinline__ void fence_regs(float (&d)[128])
+{
+#pragma unroll
+    for (int i = 0; i < 128; i++)
+        asm volatile("" : "+f"(d[i])::"memory");
+}
+#define D4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
+#define D16(i) D4(i), D4(i + 4), D4(i + 8), D4(i + 12)
+/* D (64 x 256) += A B, or D = A B when scale_d is 0; B N-major (imm-trans-b = 1) */
+static __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_t desc_a,
+                                                        uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+                 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+                 "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+                 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, "
+                 "%110, %111,"
+                 "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, "
+                 "%125, %126, %127"
+                 "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
+                 : D16(0), D16(16), D16(32), D16(48), D16(64), D16(80), D16(96), D16(112)
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+#undef D16
+#undef D4
+
 /* Two warpgroups, each a 64 x 256 FP32 result, multiply the same 128 x 64 tile of A and
- * 64 x 256 tile of B (laid out as stage 12's TMA leaves them) `iters` times: 4 wgmma of
- * K = 16 per round, one group kept in flight. *ran says the sm_90a code was there to run. */
+ * 64 x 256 tile of B (as a GEMM's TMA copies leave them: 128-byte swizzled rows) `iters` times:
+ * 4 wgmma of K = 16 per round, one group kept in flight. *ran says the sm_90a code was there to
+ * run. */
 #define WG_A_BYTES (128 * 64 * 2)
 #define WG_B_BYTES (64 * 256 * 2)
 #define WG_SMEM (WG_A_BYTES + WG_B_BYTES + 1024)
@@ -247,7 +310,7 @@ int main(int argc, char **argv)
                            "GFLOP/s"};
     res[nres++] = (result){"cublas_sgemm_default", sms,
                            gemm_best(h, CUBLAS_DEFAULT_MATH, A, B, C, t0, t1), "GFLOP/s"};
-    /* cuBLAS BF16 (stage 12's baseline) at the same size: BF16 A and B in the float buffers */
+    /* cuBLAS BF16 (the tensor cores' baseline) at the same size: BF16 A and B in the float buffers */
     {
         fill_bf16_kernel<<<sms * 8, 256>>>((uint16_t *)A, (size_t)GEMM_N * GEMM_N, 4);
         fill_bf16_kernel<<<sms * 8, 256>>>((uint16_t *)B, (size_t)GEMM_N * GEMM_N, 5);
