@@ -19,7 +19,6 @@
 #include "amx.h"
 #include "baseline_blas.h"
 #include "bench.h"
-#include "edges.h"
 #include "harness/probe.h"
 
 /* The BF16 variants: the FP32 sums are scaled by alpha at the end (alpha_last, gemm.h), as
@@ -61,30 +60,52 @@ static gemm_variant fp32_variants[] = {
      .fn = gemm_amx_fp32, .runnable = cpu_has_amx, .needs = "AMX-BF16"},
 };
 
-static int probe, peak, fp32, unrounded, bound_fp32;
-static char title[400];
+static int unrounded, bound_fp32;
+static char title[400], fp32_title[400];
 
-/* The header's title: what runs, with the block sizes it runs with (after --blocks) */
+/* The headers' titles: what runs, with the block sizes it runs with (again after --blocks) */
 static void describe(void)
 {
     int mc, kc, nc;
     bf16_blocking(&kernel_amx_blocked, &mc, &kc, &nc);
     snprintf(title, sizeof title,
-             "%s; amx_blocked's MC=%d KC=%d NC=%d (KC in BF16 values of a packed row)",
-             fp32 ? "FP32 A and B on the tile unit: three BF16 pieces, six products"
-                  : "BF16 A and B, FP32 C: VDPBF16PS and the AMX tiles",
-             mc, kc, nc);
+             "BF16 A and B, FP32 C: VDPBF16PS and the AMX tiles; amx_blocked's MC=%d KC=%d NC=%d "
+             "(KC in BF16 values of a packed row)", mc, kc, nc);
+    snprintf(fp32_title, sizeof fp32_title,
+             "FP32 A and B on the tile unit: three BF16 pieces, six products; amx_blocked's MC=%d "
+             "KC=%d NC=%d (KC in BF16 values of a packed row)", mc, kc, nc);
+}
+
+/* Before main: --help prints the title. */
+__attribute__((constructor)) static void describe_at_start(void) { describe(); }
+
+static int fp32_mode(const bench_opts *o) { return o->mode && !strcmp(o->mode->flag, "--fp32"); }
+
+/* --bound fp32: how far each FP32 variant is from FP32, a measurement and not a check of the
+ * kernels: every c 2, the own bounds (err_in) dropped. --bound own puts them back (the last
+ * --bound counts). */
+static void fp32_bound(int on)
+{
+    enum { NFP32 = sizeof fp32_variants / sizeof *fp32_variants };
+    static double own_c[NFP32], own_in[NFP32];
+    static int saved;
+    for (int v = 0; v < NFP32; v++) {
+        if (!saved) {
+            own_c[v] = fp32_variants[v].err_c;
+            own_in[v] = fp32_variants[v].err_in;
+        }
+        fp32_variants[v].err_c = on ? 2.0 : own_c[v];
+        fp32_variants[v].err_in = on ? 0.0 : own_in[v];
+    }
+    saved = 1;
 }
 
 static int stage_option(bench_opts *o, const char *opt, const char *val)
 {
-    (void)o;
-    if (!strcmp(opt, "--probe") || !strcmp(opt, "--fp32") || !strcmp(opt, "--peak"))
-        return 1; /* seen by main() already */
     if (!strcmp(opt, "--reference")) {
         if (!val || (strcmp(val, "rounded") && strcmp(val, "unrounded")))
             cli_die("--reference: '%s' is neither rounded nor unrounded", val ? val : "");
-        if (fp32)
+        if (fp32_mode(o))
             cli_die("--reference: not with --fp32 (its inputs are not rounded)");
         unrounded = !strcmp(val, "unrounded");
         bf16_reference_unrounded(unrounded);
@@ -93,9 +114,10 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
     if (!strcmp(opt, "--bound")) {
         if (!val || (strcmp(val, "fp32") && strcmp(val, "own")))
             cli_die("--bound: '%s' is neither fp32 nor own", val ? val : "");
-        if (!fp32)
+        if (!fp32_mode(o))
             cli_die("--bound: only with --fp32");
         bound_fp32 = !strcmp(val, "fp32");
+        fp32_bound(bound_fp32);
         return 2;
     }
     if (!strcmp(opt, "--split")) {
@@ -116,6 +138,19 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
         return 2;
     }
     return 0;
+}
+
+/* The runs whose failed checks are a measurement: they fail by design, exit status 0. */
+static const char *checks_measure(const bench_opts *o)
+{
+    (void)o;
+    if (unrounded)
+        return "--reference unrounded: the checks compare with the float inputs' product and "
+               "fail by design";
+    if (bound_fp32)
+        return "--bound fp32: every variant against the FP32 bound, c = 2; amx_bf16x1 and "
+               "amx_bf16x3 fail it by design";
+    return NULL;
 }
 
 #define HELP                                                                                  \
@@ -140,64 +175,39 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
     "  GEMM_HIDE_ISA=\"amx avx512_bf16\" in the environment: act as a CPU without them\n"  \
     "                        (common/cpu_features.h: also avx512, avx2, avx, gfni)\n"
 
-int main(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++) {
-        probe |= !strcmp(argv[i], "--probe");
-        peak |= !strcmp(argv[i], "--peak");
-        fp32 |= !strcmp(argv[i], "--fp32");
-    }
-    describe();
-    const stage_info stage = {
-        .stage = "14_amx",
-        .title = title,
-        .default_sizes = "256:4096:x2",
-        .default_threads = 1,
-        .variants = fp32 ? fp32_variants : variants,
-        .nvariants = fp32 ? sizeof fp32_variants / sizeof *fp32_variants
-                          : sizeof variants / sizeof *variants,
-        .extra_option = stage_option,
-        .extra_help = HELP,
-        .backend = fp32 ? &openblas_backend : &bf16_backend,
-    };
-    bench_opts o;
-    cli_parse(&stage, argc, argv, &o);
-    if (peak || probe) /* they print what they find; no rows for a CSV */
-        cli_no_csv(&o, peak ? "--peak" : "--probe");
-    bench_check_sizes(&o);
-    bench_open_csv(&o);
-    if (bound_fp32) /* a measurement of how far each is from FP32, not a check of the kernels */
-        for (size_t v = 0; v < sizeof fp32_variants / sizeof *fp32_variants; v++) {
-            fp32_variants[v].err_c = 2.0;
-            fp32_variants[v].err_in = 0.0;
-        }
-    const cli_table table = {stage.variants, sizeof *stage.variants, stage.nvariants};
-    int rc = 0;
-    if ((rc = bench_check_runnable(&table, &o)) != 0) {
-        /* (77: none of the variants asked for runs on this CPU; said on stderr) */
-    } else if (peak) {
-        rc = peak_main(o.threads[o.nthreads - 1]);
-    } else if (probe) {
-        rc = probe_main(&stage, &o);
-    } else if ((rc = stage.backend->init(&o)) != 0) {
-        /* (77: the baseline asked for is not installed; said on stderr) */
-    } else if (o.edges) {
-        rc = edges_main(&stage, &o);
-    } else {
-        bench_print_header(&stage, &o);
-        int passed = 0, failed = bench_run(&stage, &o, &passed);
-        bench_print_tally(passed, failed);
-        if (unrounded)
-            printf("(--reference unrounded: the checks compare with the float inputs' product and "
-                   "fail by design; exit status 0)\n");
-        if (bound_fp32)
-            printf("(--bound fp32: every variant against the FP32 bound, c = 2; amx_bf16x1 and "
-                   "amx_bf16x3 fail it by design; exit status 0)\n");
-        rc = failed && !unrounded && !bound_fp32 ? 1 : 0;
-    }
-    fflush(stdout);
-    int csv_rc = bench_close_csv(&o);
-    free(o.shapes);
-    free(o.selected);
-    return csv_rc ? csv_rc : rc;
-}
+static const stage_info fp32_stage = {
+    .stage = "14_amx",
+    .title = fp32_title,
+    .default_sizes = "256:4096:x2",
+    .default_threads = 1,
+    .variants = fp32_variants,
+    .nvariants = sizeof fp32_variants / sizeof *fp32_variants,
+    .extra_option = stage_option,
+    .extra_help = HELP,
+    .backend = &openblas_backend,
+    .checks_measure = checks_measure,
+};
+
+/* (their lines for --help are in HELP, beside the options they go with) */
+static const stage_mode modes[] = {
+    {.flag = "--fp32", .stage = &fp32_stage},
+    {.flag = "--probe", .run = probe_main, .before_init = 1},
+    {.flag = "--peak", .run = peak_main, .before_init = 1},
+};
+
+static const stage_info stage = {
+    .stage = "14_amx",
+    .title = title,
+    .default_sizes = "256:4096:x2",
+    .default_threads = 1,
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof *variants,
+    .extra_option = stage_option,
+    .extra_help = HELP,
+    .backend = &bf16_backend,
+    .modes = modes,
+    .nmodes = sizeof modes / sizeof *modes,
+    .checks_measure = checks_measure,
+};
+
+int main(int argc, char **argv) { return bench_main(&stage, argc, argv); }
