@@ -83,7 +83,8 @@ static void header_vs_classic(FILE *f, const bench_opts *o)
         fprintf(f, "%-10s none (--no-baseline)\n", "baseline");
 }
 
-static bench_backend backend; /* openblas_backend, or changed by --vs classic */
+static int vs_classic;
+static char label[96]; /* the baseline's name: OpenBLAS's (MKL's, BLIS's), or classic */
 
 /* After the command line is parsed (--variant names the variants as listed), before
  * anything runs: with --fold-c every or none, the variants it changes are renamed so that
@@ -101,13 +102,47 @@ static int stage_init(const bench_opts *o)
                      suffix[reloaded_fold]);
             variants[v].name = renamed[v];
         }
-    return openblas_backend.init(o);
+    const int rc = openblas_backend.init(o);
+    snprintf(label, sizeof label, "%s", vs_classic ? "classic" : openblas_backend.baseline_name);
+    return rc;
 }
+
+/* The CPU's backend (common/baseline_blas.c) but for the above */
+static const bench_backend *const cpu = &openblas_backend;
+static void print_header(FILE *f, const bench_opts *o)
+{
+    vs_classic ? header_vs_classic(f, o) : cpu->print_header(f, o);
+}
+static double run(bench_problem *p, gemm_fn *fn)
+{
+    return vs_classic ? run_vs_classic(p, fn) : cpu->run(p, fn);
+}
+static const char *device_name(void) { return cpu->device_name(); }
+static void set_threads(int t) { cpu->set_threads(t); }
+static int setup(bench_problem *p) { return cpu->setup(p); }
+static void put_c(bench_problem *p) { cpu->put_c(p); }
+static void get_c(bench_problem *p) { cpu->get_c(p); }
+static void teardown(bench_problem *p) { cpu->teardown(p); }
+
+static const bench_backend backend = {
+    .baseline_name = label,
+    .baselines = "openblas mkl blis",
+    .init = stage_init,
+    .device_name = device_name,
+    .print_header = print_header,
+    .set_threads = set_threads,
+    .setup = setup,
+    .put_c = put_c,
+    .get_c = get_c,
+    .run = run,
+    .teardown = teardown,
+};
 
 /* ------------------------------------------------------------ options */
 
 static char title[256];
 
+/* The header's title: the kernel under every variant, the cutoff (again after --cutoff) */
 static void describe(void)
 {
     snprintf(title, sizeof title,
@@ -116,6 +151,9 @@ static void describe(void)
              microkernel_best()->name,
              strassen_cutoff > 0 ? strassen_cutoff : strassen_default_cutoff);
 }
+
+/* Before main: --help prints the title. */
+__attribute__((constructor)) static void describe_at_start(void) { describe(); }
 
 static int stage_option(bench_opts *o, const char *opt, const char *val)
 {
@@ -130,9 +168,7 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
     if (!strcmp(opt, "--vs")) {
         if (!val || strcmp(val, "classic") != 0)
             cli_die("--vs: expects 'classic' (without it the baseline is OpenBLAS)");
-        backend.baseline_name = "classic";
-        backend.run = run_vs_classic;
-        backend.print_header = header_vs_classic;
+        vs_classic = 1;
         return 2;
     }
     if (!strcmp(opt, "--errors")) {
@@ -152,33 +188,14 @@ static int stage_option(bench_opts *o, const char *opt, const char *val)
             }
         cli_die("--fold-c: expects last, every or none");
     }
-    if (!strcmp(opt, "--breakdown"))
-        return 1; /* main() saw it */
     return 0;
 }
-
-static const stage_info stage = {
-    .stage = "06_strassen",
-    .title = title,
-    .default_sizes = "1024,2048,4096",
-    .default_threads = 0,
-    .variants = variants,
-    .nvariants = NVARIANTS,
-    .extra_option = stage_option,
-    .extra_help =
-        "  --cutoff N            a Strassen level only where min(M,N,K) >= N (default: strassen.c)\n"
-        "  --vs classic          baseline = classic (05's kernel), timed alternately, not OpenBLAS\n"
-        "  --errors              every variant checked normwise with c = 1 (the error table)\n"
-        "  --fold-c last|every|none  how reloaded_* adds a product to several quadrants of C\n"
-        "  --breakdown           time each variant and its additions (no check, no baseline)\n",
-    .backend = &backend,
-};
 
 /* ------------------------------------------------------------ --breakdown */
 
 /* For each size and variant: the median of the whole call and of the time spent in the
  * additions, and the bytes those moved. One CSV row per measurement (its own header). */
-static int breakdown(bench_opts *o)
+static int breakdown(const stage_info *st, bench_opts *o)
 {
     struct csv_file *csv = NULL;
     if (o->csv)
@@ -193,7 +210,7 @@ static int breakdown(bench_opts *o)
            "thr", "ms total", "ms adds", "share", "GB adds", "GB/s", "ms packing*");
     strassen_profile = 1;
     for (int ti = 0; ti < o->nthreads; ti++) {
-        backend.set_threads(o->threads[ti]);
+        st->backend->set_threads(o->threads[ti]);
         for (int si = 0; si < o->nshapes; si++) {
             const gemm_shape *s = &o->shapes[si];
             float *A = matrix_alloc(s->m, s->k), *B = matrix_alloc(s->k, s->n),
@@ -202,10 +219,10 @@ static int breakdown(bench_opts *o)
                 cli_die("size %dx%dx%d: cannot allocate the matrices", s->m, s->n, s->k);
             matrix_fill_random(A, s->m, s->k, s->k, o->seed + 3 * (uint64_t)si);
             matrix_fill_random(B, s->k, s->n, s->n, o->seed + 3 * (uint64_t)si + 1);
-            for (int v = 0; v < NVARIANTS; v++) {
+            for (int v = 0; v < st->nvariants; v++) {
                 if (!o->selected[v])
                     continue;
-                gemm_fn *fn = variants[v].fn;
+                gemm_fn *fn = st->variants[v].fn;
                 const int reps = o->reps ? o->reps : 3;
                 double total[64], adds[64], pack[64], bytes = 0;
                 fn(s->m, s->n, s->k, o->alpha, A, s->k, B, s->n, o->beta, C, s->n); /* warm-up */
@@ -222,13 +239,13 @@ static int breakdown(bench_opts *o)
                 const double mt = timer_median(total, n), ma = timer_median(adds, n),
                              mp = timer_median(pack, n);
                 printf("%-16s %6d %6d %6d %3d %10.2f %10.2f %5.1f%% %9.3f %8.2f %12.2f\n",
-                       variants[v].name, s->m, s->n, s->k, o->threads[ti], mt, ma,
+                       st->variants[v].name, s->m, s->n, s->k, o->threads[ti], mt, ma,
                        100 * ma / mt, bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, mp);
                 fflush(stdout);
                 if (csv)
                     cli_csv_row(csv,
                                 "06_strassen,%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%s,%s",
-                                variants[v].name, s->m, s->n, s->k, o->threads[ti], cut, n, mt,
+                                st->variants[v].name, s->m, s->n, s->k, o->threads[ti], cut, n, mt,
                                 ma, bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, mp, device,
                                 sysinfo_git_rev());
             }
@@ -239,22 +256,31 @@ static int breakdown(bench_opts *o)
     }
     printf("* ms packing: reloaded_* only, thread 0's time in its packing of A and B\n");
     fflush(stdout);
-    const int rc = cli_csv_close(csv);
-    free(o->shapes);
-    free(o->selected);
-    return rc;
+    return cli_csv_close(csv);
 }
 
-int main(int argc, char **argv)
-{
-    backend = openblas_backend;
-    backend.init = stage_init;
-    describe();
-    for (int a = 1; a < argc; a++)
-        if (!strcmp(argv[a], "--breakdown")) {
-            bench_opts o;
-            cli_parse(&stage, argc, argv, &o);
-            return breakdown(&o);
-        }
-    return bench_main(&stage, argc, argv);
-}
+static const stage_mode modes[] = {
+    {.flag = "--breakdown",
+     .help = "  --breakdown           time each variant and its additions (no check, no baseline)\n",
+     .run = breakdown, .before_init = 1, .own_csv = 1},
+};
+
+static const stage_info stage = {
+    .stage = "06_strassen",
+    .title = title,
+    .default_sizes = "1024,2048,4096",
+    .default_threads = 0,
+    .variants = variants,
+    .nvariants = NVARIANTS,
+    .extra_option = stage_option,
+    .extra_help =
+        "  --cutoff N            a Strassen level only where min(M,N,K) >= N (default: strassen.c)\n"
+        "  --vs classic          baseline = classic (05's kernel), timed alternately, not OpenBLAS\n"
+        "  --errors              every variant checked normwise with c = 1 (the error table)\n"
+        "  --fold-c last|every|none  how reloaded_* adds a product to several quadrants of C\n",
+    .backend = &backend,
+    .modes = modes,
+    .nmodes = sizeof modes / sizeof *modes,
+};
+
+int main(int argc, char **argv) { return bench_main(&stage, argc, argv); }
