@@ -14,7 +14,7 @@
 
 /* 09's kernel and cuBLAS apply alpha to the finished dot product: alpha_last (gemm.h; 09's
  * chapter says why). The fields before it keep their defaults: err_c, normwise. */
-#define ALPHA_LAST 0, 0, 0, 1
+#define ALPHA_LAST 0, 0, 1
 
 static const gemm_variant variants[] = {
     {"rows_split", "a band of rows of C per GPU with the 09 kernel; A's band and all of B in once",
