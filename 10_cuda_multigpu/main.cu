@@ -5,8 +5,6 @@
  *   lab/10_cuda_multigpu/bench.sh results/h200x2      (the chapter's runs)
  * A, B and C live in host memory; every variant returns with C back there, and is timed so.
  */
-#include <stdlib.h>
-
 #include "harness/multigpu.h"
 
 /* 09's kernel and cuBLAS apply alpha to the finished dot product: alpha_last (gemm.h; 09's
@@ -22,29 +20,18 @@ static const gemm_variant variants[] = {
      gemm_tiled_streams_cublas, ALPHA_LAST},
 };
 
-static stage_info stage = {
+static const stage_info stage = {
     .stage = "10_cuda_multigpu",
     .title = "several GPUs: bands, tiles streamed from host memory, cuBLASXt",
     .default_sizes = "4096:16384:x2",
-    .default_threads = 1, /* set to the number of GPUs in main() */
+    .default_threads = 1, /* (without --gpus: every GPU, mg_init) */
     .variants = variants,
     .nvariants = sizeof variants / sizeof variants[0],
     .extra_option = mg_option,
     .extra_help = MG_HELP,
     .backend = &multigpu_backend,
     .gpus_sweep = 1,
+    .finish = mg_finish, /* --stats */
 };
 
-int main(int argc, char **argv)
-{
-    /* cuBLASXt has no math-mode setting: this keeps its SGEMM in FP32 (no TF32), as ours */
-    setenv("NVIDIA_TF32_OVERRIDE", "0", 1);
-    int n = 0;
-    if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0)
-        stage.default_threads = n < MG_MAX_GPUS ? n : MG_MAX_GPUS;
-    else
-        cudaGetLastError();
-    int rc = bench_main(&stage, argc, argv);
-    int stats_rc = cli_csv_close(mg.stats);
-    return stats_rc ? stats_rc : rc;
-}
+int main(int argc, char **argv) { return bench_main(&stage, argc, argv); }

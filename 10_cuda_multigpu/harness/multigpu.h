@@ -109,6 +109,8 @@ extern struct mg_last_call {
 /* stage_info.extra_option: --tile, --kblock, --streams, --device-mem, --xt-block (into mg), --stats
  * (opened now, its header checked), --timeline (refused now if it cannot be written) */
 int mg_option(bench_opts *o, const char *opt, const char *val);
+/* stage_info.finish: --stats closed (0, or 2 after one line) */
+int mg_finish(void);
 #define MG_HELP                                                                                \
     "  --gpus LIST           GPU counts to sweep, e.g. 1,2,4 (default: all GPUs); the CSV's\n"  \
     "                        threads column holds the count\n"                                    \

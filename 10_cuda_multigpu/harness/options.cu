@@ -73,3 +73,5 @@ int mg_option(bench_opts *o, const char *opt, const char *val)
     }
     return 0;
 }
+
+int mg_finish(void) { return cli_csv_close(mg.stats); }
