@@ -17,28 +17,26 @@
 #include "baseline_blas.h"
 #include "simd.h"
 
-static const struct {
-    gemm_variant v;
-    const microkernel *uk; /* its micro-kernel: can this CPU run it? (NULL: plain C) */
-} all_variants[] = {
-    {{"avx512_6x64", "Goto loops (B packed, A packed or in place), 6x64 AVX-512 kernel, 24 zmm accumulators",
-      gemm_avx512_6x64}, &uk_avx512_6x64},
-    {{"avx512_14x32", "the same with a 14x32 AVX-512 kernel (28 zmm accumulators)",
-      gemm_avx512_14x32}, &uk_avx512_14x32},
-    {{"avx2_6x16", "packed Goto loops, 6x16 AVX2+FMA intrinsics kernel (12 ymm accumulators)",
-      gemm_avx2_6x16}, &uk_avx2_6x16},
-    {{"generic", "packed Goto loops, 6x16 kernel in GCC vector extensions (any CPU)",
-      gemm_generic}, &uk_generic_6x16},
-    {{"omp_simd", "packed Goto loops, 6x64 kernel in plain C + #pragma omp simd",
-      gemm_omp_simd}, &uk_omp_simd_6x64},
+static const gemm_variant variants[] = {
+    {"avx512_6x64", "Goto loops (B packed, A packed or in place), 6x64 AVX-512 kernel, 24 zmm accumulators",
+     gemm_avx512_6x64, .runnable = cpu_has_avx512, .needs = NEEDS_AVX512},
+    {"avx512_14x32", "the same with a 14x32 AVX-512 kernel (28 zmm accumulators)",
+     gemm_avx512_14x32, .runnable = cpu_has_avx512, .needs = NEEDS_AVX512},
+    {"avx2_6x16", "packed Goto loops, 6x16 AVX2+FMA intrinsics kernel (12 ymm accumulators)",
+     gemm_avx2_6x16, .runnable = cpu_has_avx2, .needs = NEEDS_AVX2},
+    {"generic", "packed Goto loops, 6x16 kernel in GCC vector extensions (any CPU)",
+     gemm_generic},
+    {"omp_simd", "packed Goto loops, 6x64 kernel in plain C + #pragma omp simd",
+     gemm_omp_simd},
     /* where the chapter starts from: stage 04's best, linked from 04_threads/threads.c */
-    {{"omp_tiled", "stage 04's omp_tiled: 03's unroll_2x4 on tiles of C, OpenMP (linked)",
-      gemm_omp_tiled}, NULL},
+    {"omp_tiled", "stage 04's omp_tiled: 03's unroll_2x4 on tiles of C, OpenMP (linked)",
+     gemm_omp_tiled},
 };
-enum { NALL = sizeof all_variants / sizeof all_variants[0] };
 
 static char title[512];
 
+/* The header's title: the kernel the dispatch picks, the block sizes and the caches they come
+ * from (again after --blocks) */
 static void describe(void)
 {
     long l1, l2, l3;
@@ -50,6 +48,9 @@ static void describe(void)
              "NC=%d) from L1d %ld KiB, L2 %ld KiB, L3 %.1f MiB",
              uk->name, bs.mc, bs.kc, bs.nc, b2.kc, b2.nc, l1 >> 10, l2 >> 10, l3 / 1048576.0);
 }
+
+/* Before main: --help prints the title. */
+__attribute__((constructor)) static void describe_at_start(void) { describe(); }
 
 /* --blocks MC,KC,NC overrides the block sizes (0 keeps the computed one): for tuning.
  * --split own|shared: how the threads share B (goto.c's gemm_partition_for), for comparing.
@@ -77,36 +78,25 @@ static int blocks_option(bench_opts *o, const char *opt, const char *val)
     return 2;
 }
 
-int main(int argc, char **argv)
-{
-    gemm_variant variants[NALL];
-    for (int v = 0; v < NALL; v++) {
-        variants[v] = all_variants[v].v;
-        if (all_variants[v].uk) {
-            variants[v].runnable = all_variants[v].uk->cpu_has;
-            variants[v].needs = all_variants[v].uk->needs;
-        }
-    }
-    describe();
-    const stage_info stage = {
-        .stage = "05_simd",
-        .title = title,
-        .default_sizes = "256:4096:x2",
-        .default_threads = 0,
-        .variants = variants,
-        .nvariants = NALL,
-        .extra_option = blocks_option,
-        .extra_help = "  --blocks MC,KC,NC     override the cache block sizes (0: computed "
-                      "from the caches)\n"
-                      "  --split own|shared|auto  threads: each packs its own blocks of B, or "
-                      "all pack\n                        each slice of B and share it (default "
-                      "auto: as the sizes say)\n"
-                      "  --units U             threads: at least U units of work a thread in "
-                      "each slice\n                        of K (default 16, 32 where the slice "
-                      "of B is shared;\n                        for tuning)\n"
-                      "  GEMM_HIDE_ISA=avx512 (or avx2, avx) in the environment: dispatch as on a "
-                      "CPU\n                        without it (common/cpu_features.h)\n",
-        .backend = &openblas_backend,
-    };
-    return bench_main(&stage, argc, argv);
-}
+static const stage_info stage = {
+    .stage = "05_simd",
+    .title = title,
+    .default_sizes = "256:4096:x2",
+    .default_threads = 0,
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof variants[0],
+    .extra_option = blocks_option,
+    .extra_help = "  --blocks MC,KC,NC     override the cache block sizes (0: computed "
+                  "from the caches)\n"
+                  "  --split own|shared|auto  threads: each packs its own blocks of B, or "
+                  "all pack\n                        each slice of B and share it (default "
+                  "auto: as the sizes say)\n"
+                  "  --units U             threads: at least U units of work a thread in "
+                  "each slice\n                        of K (default 16, 32 where the slice "
+                  "of B is shared;\n                        for tuning)\n"
+                  "  GEMM_HIDE_ISA=avx512 (or avx2, avx) in the environment: dispatch as on a "
+                  "CPU\n                        without it (common/cpu_features.h)\n",
+    .backend = &openblas_backend,
+};
+
+int main(int argc, char **argv) { return bench_main(&stage, argc, argv); }

@@ -70,6 +70,13 @@ typedef struct microkernel {
 extern const microkernel uk_avx512_6x64, uk_avx512_14x32, uk_avx2_6x16, uk_generic_6x16,
     uk_omp_simd_6x64;
 
+/* The CPU tests of the AVX-512 kernels (F, DQ and VL) and of the AVX2 one (AVX2 and FMA), and
+ * what they look for, for messages (a variant's runnable and needs, gemm.h) */
+int cpu_has_avx512(void);
+int cpu_has_avx2(void);
+#define NEEDS_AVX512 "AVX-512F/DQ/VL"
+#define NEEDS_AVX2 "AVX2 and FMA"
+
 /* The dispatch order, fastest first; the last entry runs on any CPU. */
 extern const microkernel *const simd_kernels[];
 extern const int simd_nkernels;
