@@ -9,12 +9,9 @@
  * The baseline is OpenBLAS as loaded, or MKL or BLIS (--baseline): the CSV's baseline column
  * names it ("OpenBLAS-Cooperlake(SkylakeX)": that core asked for, this one taken; "MKL-AVX2").
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "../04_threads/threads.h"
 #include "baseline_blas.h"
+#include "harness/options.h"
 #include "simd.h"
 
 static const gemm_variant variants[] = {
@@ -33,69 +30,15 @@ static const gemm_variant variants[] = {
      gemm_omp_tiled},
 };
 
-static char title[512];
-
-/* The header's title: the kernel the dispatch picks, the block sizes and the caches they come
- * from (again after --blocks) */
-static void describe(void)
-{
-    long l1, l2, l3;
-    simd_cache_sizes(&l1, &l2, &l3);
-    const microkernel *uk = microkernel_best();
-    gemm_blocking bs = gemm_blocking_for(uk), b2 = gemm_blocking_for(&uk_avx2_6x16);
-    snprintf(title, sizeof title,
-             "packed micro-kernels; dispatch picks %s; MC=%d KC=%d NC=%d (avx2_6x16: KC=%d "
-             "NC=%d) from L1d %ld KiB, L2 %ld KiB, L3 %.1f MiB",
-             uk->name, bs.mc, bs.kc, bs.nc, b2.kc, b2.nc, l1 >> 10, l2 >> 10, l3 / 1048576.0);
-}
-
-/* Before main: --help prints the title. */
-__attribute__((constructor)) static void describe_at_start(void) { describe(); }
-
-/* --blocks MC,KC,NC overrides the block sizes (0 keeps the computed one): for tuning.
- * --split own|shared: how the threads share B (goto.c's gemm_partition_for), for comparing.
- * --units U: the units of work a thread wants in each slice of K (goto.c), for tuning. */
-static int blocks_option(bench_opts *o, const char *opt, const char *val)
-{
-    (void)o;
-    if (strcmp(opt, "--split") == 0) {
-        if (!val || (strcmp(val, "own") != 0 && strcmp(val, "shared") != 0 &&
-                     strcmp(val, "auto") != 0))
-            cli_die("--split: expects own, shared or auto, got '%s'", val ? val : "");
-        gemm_split_override(strcmp(val, "own") == 0 ? 1 : strcmp(val, "shared") == 0 ? 2 : 0);
-        return 2;
-    }
-    if (strcmp(opt, "--units") == 0) {
-        gemm_units_override((int)cli_long("--units", val, 1, 4096));
-        return 2;
-    }
-    if (strcmp(opt, "--blocks") != 0)
-        return 0;
-    long v[3];
-    cli_longs("--blocks", "MC,KC,NC (0 keeps the computed value)", val, 3, 0, 1 << 16, v);
-    gemm_blocking_override((int)v[0], (int)v[1], (int)v[2]);
-    describe();
-    return 2;
-}
-
 static const stage_info stage = {
     .stage = "05_simd",
-    .title = title,
+    .title = simd_title,
     .default_sizes = "256:4096:x2",
     .default_threads = 0,
     .variants = variants,
     .nvariants = sizeof variants / sizeof variants[0],
-    .extra_option = blocks_option,
-    .extra_help = "  --blocks MC,KC,NC     override the cache block sizes (0: computed "
-                  "from the caches)\n"
-                  "  --split own|shared|auto  threads: each packs its own blocks of B, or "
-                  "all pack\n                        each slice of B and share it (default "
-                  "auto: as the sizes say)\n"
-                  "  --units U             threads: at least U units of work a thread in "
-                  "each slice\n                        of K (default 16, 32 where the slice "
-                  "of B is shared;\n                        for tuning)\n"
-                  "  GEMM_HIDE_ISA=avx512 (or avx2, avx) in the environment: dispatch as on a "
-                  "CPU\n                        without it (common/cpu_features.h)\n",
+    .extra_option = simd_option,
+    .extra_help = SIMD_HELP,
     .backend = &openblas_backend,
 };
 

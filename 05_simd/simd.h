@@ -8,6 +8,7 @@
  *   kernel_avx512.c   microkernel_avx512_6x64 (and _14x32): intrinsics, built with -mavx512f
  *   kernel_avx2.c     microkernel_avx2_6x16:    intrinsics, built with -mavx2 -mfma
  *   kernel_omp_simd.c microkernel_omp_simd_6x64: plain C + #pragma omp simd (the compiler's try)
+ *   main.c            the variant table; harness/options.c its options (--blocks, --split, --units)
  */
 #ifndef SIMD_H
 #define SIMD_H
