@@ -16,7 +16,7 @@ static const gemm_variant variants[] = {
 };
 enum { FIRST_TILED = 1 };
 
-static stage_info stage = {
+static const stage_info stage = {
     .stage = "03_tiling",
     .title = "cache blocking: T x T tiles, copied blocks, a 2x4 register block",
     .default_sizes = "64:1024:x2",

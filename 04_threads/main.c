@@ -16,7 +16,7 @@ static const gemm_variant variants[] = {
 };
 enum { FIRST_TILED = 1 };
 
-static stage_info stage = {
+static const stage_info stage = {
     .stage = "04_threads",
     .title = "threads: OpenMP and pthreads over rows, strips and tiles of C",
     .default_sizes = "64:1024:x2",

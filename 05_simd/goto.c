@@ -46,27 +46,27 @@ static size_t round_up_size(size_t a, size_t b) { return (a + b - 1) / b * b; }
 static int cpu_any(void) { return 1; }
 #ifdef SIMD_X86
 /* __builtin_cpu_supports also checks that the OS saves the wide registers (XCR0). */
-static int cpu_avx512(void)
+int cpu_has_avx512(void)
 {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
            __builtin_cpu_supports("avx512vl");
 }
-static int cpu_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+int cpu_has_avx2(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
 #define X86_ONLY(fn) fn
 #else
-static int cpu_avx512(void) { return 0; }
-static int cpu_avx2(void) { return 0; }
+int cpu_has_avx512(void) { return 0; }
+int cpu_has_avx2(void) { return 0; }
 #define X86_ONLY(fn) NULL
 #endif
 
 const microkernel uk_avx512_6x64 = {"avx512_6x64", 6, 64, X86_ONLY(microkernel_avx512_6x64),
-                                     cpu_avx512, "AVX-512F/DQ/VL",
+                                     cpu_has_avx512, NEEDS_AVX512,
                                      X86_ONLY(microkernel_avx512_6x64_a_in_place),
                                      X86_ONLY(pack_a_avx512_6)};
 const microkernel uk_avx512_14x32 = {"avx512_14x32", 14, 32, X86_ONLY(microkernel_avx512_14x32),
-                                     cpu_avx512, "AVX-512F/DQ/VL"};
-const microkernel uk_avx2_6x16 = {"avx2_6x16", 6, 16, X86_ONLY(microkernel_avx2_6x16), cpu_avx2,
-                                  "AVX2 and FMA", NULL, X86_ONLY(pack_a_avx2_6)};
+                                     cpu_has_avx512, NEEDS_AVX512};
+const microkernel uk_avx2_6x16 = {"avx2_6x16", 6, 16, X86_ONLY(microkernel_avx2_6x16),
+                                  cpu_has_avx2, NEEDS_AVX2, NULL, X86_ONLY(pack_a_avx2_6)};
 const microkernel uk_generic_6x16 = {"generic", 6, 16, microkernel_generic_6x16, cpu_any,
                                      "nothing"};
 const microkernel uk_omp_simd_6x64 = {"omp_simd", 6, 64, microkernel_omp_simd_6x64, cpu_any,

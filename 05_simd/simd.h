@@ -8,6 +8,7 @@
  *   kernel_avx512.c   microkernel_avx512_6x64 (and _14x32): intrinsics, built with -mavx512f
  *   kernel_avx2.c     microkernel_avx2_6x16:    intrinsics, built with -mavx2 -mfma
  *   kernel_omp_simd.c microkernel_omp_simd_6x64: plain C + #pragma omp simd (the compiler's try)
+ *   main.c            the variant table; harness/options.c its options (--blocks, --split, --units)
  */
 #ifndef SIMD_H
 #define SIMD_H
@@ -69,6 +70,13 @@ typedef struct microkernel {
 
 extern const microkernel uk_avx512_6x64, uk_avx512_14x32, uk_avx2_6x16, uk_generic_6x16,
     uk_omp_simd_6x64;
+
+/* The CPU tests of the AVX-512 kernels (F, DQ and VL) and of the AVX2 one (AVX2 and FMA), and
+ * what they look for, for messages (a variant's runnable and needs, gemm.h) */
+int cpu_has_avx512(void);
+int cpu_has_avx2(void);
+#define NEEDS_AVX512 "AVX-512F/DQ/VL"
+#define NEEDS_AVX2 "AVX2 and FMA"
 
 /* The dispatch order, fastest first; the last entry runs on any CPU. */
 extern const microkernel *const simd_kernels[];

@@ -12,19 +12,10 @@
  *                   unchanged without it.
  *   --breakdown     no check, no baseline: time each variant and the part of it spent in the
  *                   additions (mat_add, mat_acc), with the bytes those moved
+ * They are machinery, in harness/: options.c, backend.c (--vs classic), breakdown.c.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "baseline_blas.h"
-#include "csv.h"
-#include "matrix.h"
-#include "../05_simd/simd.h" /* stage 05's API: gemm_simd, the micro-kernel type */
+#include "harness/harness.h"
 #include "strassen.h"
-#include "sysinfo.h"
-#include "timer.h"
-
 
 /* The error constants: c in max|C - R| <= c (K+2) u max(|alpha||A||B| + |beta||C0|), the
  * normwise form of the harness's bound. README.md ("How wrong is it?") derives them from
@@ -39,8 +30,9 @@
 #define C_HYBRID_2LVL (2 * 4 * 4.5 * 3)
 
 /* (fast_algorithm: a NaN or Inf in A or B reaches elements of C whose dot products do not
- * use it; the edge suite (--edges) allows it, the chapter counts it) */
-static gemm_variant variants[] = {
+ * use it; the edge suite (--edges) allows it, the chapter counts it). Not const: --errors and
+ * --fold-c change it (harness/). */
+gemm_variant strassen_variants[] = {
     {"classic", "05's packed GEMM (gemm_simd, best micro-kernel), linked from 05_simd",
      gemm_classic},
     {"strassen_1lvl", "Strassen, 1 level: 7 classic products, 18 additions via 3 temporaries",
@@ -60,201 +52,27 @@ static gemm_variant variants[] = {
     {"hybrid_2lvl", "Winograd level with temporaries, then reloaded_1lvl for its 7 products",
      gemm_hybrid_2lvl, C_HYBRID_2LVL, 1, .fast_algorithm = 1},
 };
-enum { NVARIANTS = sizeof variants / sizeof variants[0] };
+enum { NVARIANTS = sizeof strassen_variants / sizeof strassen_variants[0] };
+const int strassen_nvariants = NVARIANTS;
 
-/* ------------------------------------------------------------ --vs classic */
-
-static double run_vs_classic(bench_problem *p, gemm_fn *fn)
-{
-    if (!fn)
-        fn = gemm_classic;
-    const double t0 = timer_now();
-    fn(p->M, p->N, p->K, p->alpha, p->A, p->lda, p->B, p->ldb, p->beta, p->C, p->ldc);
-    return 1e3 * (timer_now() - t0);
-}
-
-static void header_vs_classic(FILE *f, const bench_opts *o)
-{
-    fprintf(f, "%-10s %s, %d cores online\n", "cpu", sysinfo_cpu_model(), sysinfo_cores());
-    if (o->baseline)
-        fprintf(f, "%-10s classic: 05_simd's gemm_simd with %s (--vs classic)\n", "baseline",
-                microkernel_best()->name);
-    else
-        fprintf(f, "%-10s none (--no-baseline)\n", "baseline");
-}
-
-static bench_backend backend; /* openblas_backend, or changed by --vs classic */
-
-/* After the command line is parsed (--variant names the variants as listed), before
- * anything runs: with --fold-c every or none, the variants it changes are renamed so that
- * the CSV tells the modes apart (reloaded_1lvl+every). */
-static int stage_init(const bench_opts *o)
-{
-    static const char *suffix[] = {[FOLD_LAST] = "", [FOLD_EVERY] = "+every",
-                                   [FOLD_NONE] = "+none"};
-    static char renamed[NVARIANTS][48];
-    for (int v = 0; v < NVARIANTS; v++)
-        if (reloaded_fold != FOLD_LAST &&
-            (variants[v].fn == gemm_reloaded_1lvl || variants[v].fn == gemm_reloaded_2lvl ||
-             variants[v].fn == gemm_hybrid_2lvl)) {
-            snprintf(renamed[v], sizeof renamed[v], "%s%s", variants[v].name,
-                     suffix[reloaded_fold]);
-            variants[v].name = renamed[v];
-        }
-    return openblas_backend.init(o);
-}
-
-/* ------------------------------------------------------------ options */
-
-static char title[256];
-
-static void describe(void)
-{
-    snprintf(title, sizeof title,
-             "Strassen and Winograd on 05's packed kernel (%s), cutoff %d; GFLOP/s = 2MNK/time "
-             "for every variant",
-             microkernel_best()->name,
-             strassen_cutoff > 0 ? strassen_cutoff : strassen_default_cutoff);
-}
-
-static int stage_option(bench_opts *o, const char *opt, const char *val)
-{
-    (void)o;
-    if (!strcmp(opt, "--cutoff")) {
-        if (!val)
-            cli_die("--cutoff: expects a size (a level of Strassen needs min(M,N,K) >= it)");
-        strassen_cutoff = (int)cli_long("--cutoff", val, 1, 1L << 30);
-        describe();
-        return 2;
-    }
-    if (!strcmp(opt, "--vs")) {
-        if (!val || strcmp(val, "classic") != 0)
-            cli_die("--vs: expects 'classic' (without it the baseline is OpenBLAS)");
-        backend.baseline_name = "classic";
-        backend.run = run_vs_classic;
-        backend.print_header = header_vs_classic;
-        return 2;
-    }
-    if (!strcmp(opt, "--errors")) {
-        for (int v = 0; v < NVARIANTS; v++) {
-            variants[v].err_c = 1.0;
-            variants[v].normwise = 1;
-        }
-        return 1;
-    }
-    if (!strcmp(opt, "--fold-c")) {
-        static const char *names[] = {[FOLD_LAST] = "last", [FOLD_EVERY] = "every",
-                                      [FOLD_NONE] = "none"};
-        for (int f = 0; f < 3; f++)
-            if (val && !strcmp(val, names[f])) {
-                reloaded_fold = f;
-                return 2;
-            }
-        cli_die("--fold-c: expects last, every or none");
-    }
-    if (!strcmp(opt, "--breakdown"))
-        return 1; /* main() saw it */
-    return 0;
-}
+static const stage_mode modes[] = {
+    {.flag = "--breakdown",
+     .help = "  --breakdown           time each variant and its additions (no check, no baseline)\n",
+     .run = strassen_breakdown, .before_init = 1, .own_csv = 1},
+};
 
 static const stage_info stage = {
     .stage = "06_strassen",
-    .title = title,
+    .title = strassen_title,
     .default_sizes = "1024,2048,4096",
     .default_threads = 0,
-    .variants = variants,
+    .variants = strassen_variants,
     .nvariants = NVARIANTS,
-    .extra_option = stage_option,
-    .extra_help =
-        "  --cutoff N            a Strassen level only where min(M,N,K) >= N (default: strassen.c)\n"
-        "  --vs classic          baseline = classic (05's kernel), timed alternately, not OpenBLAS\n"
-        "  --errors              every variant checked normwise with c = 1 (the error table)\n"
-        "  --fold-c last|every|none  how reloaded_* adds a product to several quadrants of C\n"
-        "  --breakdown           time each variant and its additions (no check, no baseline)\n",
-    .backend = &backend,
+    .extra_option = strassen_option,
+    .extra_help = STRASSEN_HELP,
+    .backend = &strassen_backend,
+    .modes = modes,
+    .nmodes = sizeof modes / sizeof *modes,
 };
 
-/* ------------------------------------------------------------ --breakdown */
-
-/* For each size and variant: the median of the whole call and of the time spent in the
- * additions, and the bytes those moved. One CSV row per measurement (its own header). */
-static int breakdown(bench_opts *o)
-{
-    struct csv_file *csv = NULL;
-    if (o->csv)
-        csv = cli_csv_open("--csv", o->csv,
-                           "stage,variant,m,n,k,threads,cutoff,reps,ms_total,ms_additions,"
-                           "add_gbytes,add_gbs,ms_packing_t0,device,git");
-    char device[256];
-    csv_field(device, sizeof device, sysinfo_cpu_model());
-    const int cut = strassen_cutoff > 0 ? strassen_cutoff : strassen_default_cutoff;
-    printf("== 06_strassen --breakdown: where the time goes (cutoff %d) ==\n", cut);
-    printf("%-16s %6s %6s %6s %3s %10s %10s %6s %9s %8s %12s\n", "variant", "M", "N", "K",
-           "thr", "ms total", "ms adds", "share", "GB adds", "GB/s", "ms packing*");
-    strassen_profile = 1;
-    for (int ti = 0; ti < o->nthreads; ti++) {
-        backend.set_threads(o->threads[ti]);
-        for (int si = 0; si < o->nshapes; si++) {
-            const gemm_shape *s = &o->shapes[si];
-            float *A = matrix_alloc(s->m, s->k), *B = matrix_alloc(s->k, s->n),
-                  *C = matrix_alloc(s->m, s->n);
-            if (!A || !B || !C)
-                cli_die("size %dx%dx%d: cannot allocate the matrices", s->m, s->n, s->k);
-            matrix_fill_random(A, s->m, s->k, s->k, o->seed + 3 * (uint64_t)si);
-            matrix_fill_random(B, s->k, s->n, s->n, o->seed + 3 * (uint64_t)si + 1);
-            for (int v = 0; v < NVARIANTS; v++) {
-                if (!o->selected[v])
-                    continue;
-                gemm_fn *fn = variants[v].fn;
-                const int reps = o->reps ? o->reps : 3;
-                double total[64], adds[64], pack[64], bytes = 0;
-                fn(s->m, s->n, s->k, o->alpha, A, s->k, B, s->n, o->beta, C, s->n); /* warm-up */
-                for (int r = 0; r < reps && r < 64; r++) {
-                    strassen_add_seconds = strassen_add_bytes = reloaded_pack_seconds = 0;
-                    const double t0 = timer_now();
-                    fn(s->m, s->n, s->k, o->alpha, A, s->k, B, s->n, o->beta, C, s->n);
-                    total[r] = 1e3 * (timer_now() - t0);
-                    adds[r] = 1e3 * strassen_add_seconds;
-                    pack[r] = 1e3 * reloaded_pack_seconds;
-                    bytes = strassen_add_bytes;
-                }
-                const int n = reps < 64 ? reps : 64;
-                const double mt = timer_median(total, n), ma = timer_median(adds, n),
-                             mp = timer_median(pack, n);
-                printf("%-16s %6d %6d %6d %3d %10.2f %10.2f %5.1f%% %9.3f %8.2f %12.2f\n",
-                       variants[v].name, s->m, s->n, s->k, o->threads[ti], mt, ma,
-                       100 * ma / mt, bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, mp);
-                fflush(stdout);
-                if (csv)
-                    cli_csv_row(csv,
-                                "06_strassen,%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%s,%s",
-                                variants[v].name, s->m, s->n, s->k, o->threads[ti], cut, n, mt,
-                                ma, bytes / 1e9, ma > 0 ? bytes / 1e6 / ma : 0.0, mp, device,
-                                sysinfo_git_rev());
-            }
-            matrix_free(A);
-            matrix_free(B);
-            matrix_free(C);
-        }
-    }
-    printf("* ms packing: reloaded_* only, thread 0's time in its packing of A and B\n");
-    fflush(stdout);
-    const int rc = cli_csv_close(csv);
-    free(o->shapes);
-    free(o->selected);
-    return rc;
-}
-
-int main(int argc, char **argv)
-{
-    backend = openblas_backend;
-    backend.init = stage_init;
-    describe();
-    for (int a = 1; a < argc; a++)
-        if (!strcmp(argv[a], "--breakdown")) {
-            bench_opts o;
-            cli_parse(&stage, argc, argv, &o);
-            return breakdown(&o);
-        }
-    return bench_main(&stage, argc, argv);
-}
+int main(int argc, char **argv) { return bench_main(&stage, argc, argv); }

@@ -8,7 +8,8 @@
  *   reloaded.c   the additions folded into the packing of A and B and into the micro-kernel's
  *                update of C ("Strassen reloaded", Huang, Smith, Henry, van de Geijn, SC16):
  *                reloaded_0lvl (the control), reloaded_1lvl, reloaded_2lvl
- *   main.c       the variant table, --cutoff, --vs classic, --errors
+ *   main.c       the variant table (with the error constants), --breakdown as a run mode
+ *   harness/     the options (--cutoff, --vs classic, --errors, --fold-c), --breakdown
  *
  * Every leaf product is stage 05's gemm_packed with its best micro-kernel (simd.h), and
  * reloaded_* run in 05's five loops (gemm_loops) with their own packing: linked from 05_simd

@@ -3,8 +3,6 @@
  *   ./09_cuda_registers/cuda_registers --tune --sizes 4096     (the grid of tune.cu)
  *   lab/09_cuda_registers/tune.sh                                  (the same, and the best printed)
  */
-#include <string.h>
-
 #include "cuda_harness.cuh"
 #include "cuda_registers.h"
 
@@ -30,30 +28,7 @@ static const gemm_variant variants[] = {
      gemm_async_pipeline, ALPHA_LAST, 0, cuda_needs_sm80, CUDA_NEEDS_SM80},
 };
 
-static int stage_option(bench_opts *o, const char *opt, const char *val)
-{
-    (void)o;
-    (void)val;
-    return strcmp(opt, "--tune") == 0; /* seen by main() already: take it alone */
-}
-
-#define HELP "  --tune                run the tuning grid instead: warptile and async_pipeline over\n" \
-             "                        block, warp, thread tiles and stages (default size 4096;\n"   \
-             "                        lab/09_cuda_registers/tune.sh prints the best)\n"
-
-static const stage_info stage = {
-    .stage = "09_cuda_registers",
-    .title = "register tiles, vector loads, pipelines: the road to cuBLAS",
-    .default_sizes = "128:4096:x2",
-    .default_threads = 1,
-    .variants = variants,
-    .nvariants = sizeof variants / sizeof variants[0],
-    .extra_option = stage_option,
-    .extra_help = HELP,
-    .backend = &cuda_backend,
-};
-
-/* --tune: the same program with tune.cu's table. Names say the configuration:
+/* --tune: the same program with tune.cu's table (a mode of the stage below). Names say the configuration:
  * warptile/128x128x8_w32x64_t8x8_s2 = block 128x128, k-slice 8, warp 32x64, thread 8x8, 2 stages. */
 static const stage_info tune_stage = {
     .stage = "09_cuda_registers",
@@ -62,15 +37,27 @@ static const stage_info tune_stage = {
     .default_threads = 1,
     .variants = tune_variants,
     .nvariants = tune_nvariants,
-    .extra_option = stage_option,
-    .extra_help = HELP,
     .backend = &cuda_backend,
 };
 
-int main(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--tune") == 0)
-            return bench_main(&tune_stage, argc, argv);
-    return bench_main(&stage, argc, argv);
-}
+static const stage_mode modes[] = {
+    {.flag = "--tune",
+     .help = "  --tune                run the tuning grid instead: warptile and async_pipeline over\n"
+             "                        block, warp, thread tiles and stages (default size 4096;\n"
+             "                        lab/09_cuda_registers/tune.sh prints the best)\n",
+     .stage = &tune_stage},
+};
+
+static const stage_info stage = {
+    .stage = "09_cuda_registers",
+    .title = "register tiles, vector loads, pipelines: the road to cuBLAS",
+    .default_sizes = "128:4096:x2",
+    .default_threads = 1,
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof variants[0],
+    .backend = &cuda_backend,
+    .modes = modes,
+    .nmodes = sizeof modes / sizeof modes[0],
+};
+
+int main(int argc, char **argv) { return bench_main(&stage, argc, argv); }

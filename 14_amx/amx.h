@@ -15,7 +15,8 @@
  *   backend.c           the harness's CPU backend for BF16 A and B, MKL's BF16 GEMM beside it
  *   onednn.c            oneDNN's BF16 matmul, loaded at run time (--baseline onednn)
  *   probe.c, peak.c     --probe (how the units round and add) and --peak (the units' ceilings)
- *   main.c              the variant tables, the options
+ *   options.c           the stage's options (--reference, --bound, --blocks ...), the titles
+ *   main.c              the variant tables and the run modes (--fp32, --probe, --peak)
  *
  * BF16 here is the upper half of an FP32 number (8 exponent bits, 8 significant bits), held as
  * its 16 bits (gemm.h's gemm_bf16).

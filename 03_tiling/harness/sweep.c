@@ -78,36 +78,13 @@ static void header_with_caches(FILE *f, const bench_opts *o)
     fprintf(f, " (--tile T: blocks of T x T floats, 4*T*T bytes)\n");
 }
 
-/* bench_main refuses a size whose buffers overflow or cannot fit in memory before it
- * prints anything; this driver prints its own header, so it checks first too. */
-int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
+/* The table, once per tile: the variants before first_tiled once, the blocked ones once per
+ * --tile value. Returns 1 if a check failed, else 0. */
+static int run_tiles(const stage_info *st, int first_tiled, int tile_given, bench_opts *o)
 {
-    bench_backend backend = *st->backend;
-    backend_header = backend.print_header;
-    backend.print_header = header_with_caches;
-    st->backend = &backend;
+    bench_print_header(st, o);
 
-    bench_opts o;
-    cli_parse(st, argc, argv, &o);
-    const int tile_given = ntiles > 0;
-    if (!tile_given)
-        tiles[ntiles++] = TILE_DEFAULT;
-    bench_check_sizes(&o);
-    bench_open_csv(&o);
-    int rc = backend.init(&o);
-    if (rc != 0)
-        return rc;
-    if (o.edges) { /* with the first tile */
-        tile_size = tiles[0];
-        rc = edges_main(st, &o);
-        int csv_rc = bench_close_csv(&o);
-        free(o.selected);
-        free(o.shapes);
-        return csv_rc ? csv_rc : rc;
-    }
-    bench_print_header(st, &o);
-
-    int *chosen = o.selected, *run_now = calloc((size_t)st->nvariants, sizeof(int));
+    int *chosen = o->selected, *run_now = calloc((size_t)st->nvariants, sizeof(int));
     gemm_variant *named = malloc(sizeof(gemm_variant) * (size_t)st->nvariants);
     char(*names)[64] = malloc(64 * (size_t)st->nvariants);
     if (!run_now || !named || !names)
@@ -117,9 +94,9 @@ int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
     /* the variants that have no tile: once */
     for (int v = 0; v < st->nvariants; v++)
         any |= run_now[v] = v < first_tiled && chosen[v];
-    o.selected = run_now;
+    o->selected = run_now;
     if (any) {
-        failed += bench_run(st, &o, &p);
+        failed += bench_run(st, o, &p);
         passed += p;
     }
     /* the blocked ones: once per tile; named tiled/64 when --tile chose the tile, so that
@@ -144,16 +121,45 @@ int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv)
         printf("-- tile %d: one block %s (%s), blocks of A, B and C %s (%s)\n", tile_size,
                bytes_text(block, a, sizeof a), fits_in(block), bytes_text(3 * block, b, sizeof b),
                fits_in(3 * block));
-        failed += bench_run(&per_tile, &o, &p);
+        failed += bench_run(&per_tile, o, &p);
         passed += p;
     }
     bench_print_tally(passed, failed);
-    fflush(stdout);
-    int csv_rc = bench_close_csv(&o);
+    o->selected = chosen;
     free(run_now);
     free(named);
     free(names);
-    free(chosen);
+    return failed ? 1 : 0;
+}
+
+/* bench_main's sequence (every argument checked, then the CSV opened, then the backend started,
+ * and the CSV closed on every path: a run that ends before its first row leaves no file), with
+ * run_tiles for the table and the caches in the header. */
+int tile_sweep_main(const stage_info *base, int first_tiled, int argc, char **argv)
+{
+    bench_backend backend = *base->backend;
+    backend_header = backend.print_header;
+    backend.print_header = header_with_caches;
+    stage_info st = *base;
+    st.backend = &backend;
+
+    bench_opts o;
+    cli_parse(&st, argc, argv, &o);
+    const int tile_given = ntiles > 0;
+    if (!tile_given)
+        tiles[ntiles++] = TILE_DEFAULT;
+    bench_check_sizes(&o);
+    bench_open_csv(&o);
+    int rc = backend.init(&o);
+    if (rc == 0 && o.edges) { /* with the first tile */
+        tile_size = tiles[0];
+        rc = edges_main(&st, &o);
+    } else if (rc == 0) {
+        rc = run_tiles(&st, first_tiled, tile_given, &o);
+    }
+    fflush(stdout);
+    int csv_rc = bench_close_csv(&o);
+    free(o.selected);
     free(o.shapes);
-    return csv_rc ? csv_rc : failed ? 1 : 0;
+    return csv_rc ? csv_rc : rc;
 }

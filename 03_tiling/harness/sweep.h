@@ -8,7 +8,7 @@
 
 /* Like bench_main, but the variants from first_tiled on run once per --tile value
  * (their rows named "tiled/64" when --tile is given); the ones before run once. */
-int tile_sweep_main(stage_info *st, int first_tiled, int argc, char **argv);
+int tile_sweep_main(const stage_info *st, int first_tiled, int argc, char **argv);
 
 /* stage_info.extra_option for --tile LIST (every value 1..1024); TILE_HELP for --help. */
 int tile_option(bench_opts *o, const char *opt, const char *val);

@@ -261,6 +261,9 @@ static void write_record(const bench_problem *p, const char *variant, double wal
 
 static int mg_init(const bench_opts *o)
 {
+    /* cuBLASXt has no math-mode setting: this keeps its SGEMM in FP32 (no TF32), as ours. Set
+     * before the program's first CUDA or cuBLAS call. */
+    setenv("NVIDIA_TF32_OVERRIDE", "0", 1);
     cudaError_t err = cudaGetDeviceCount(&h.ndevices);
     if (err != cudaSuccess || h.ndevices == 0) {
         printf("%s: skipped\n", cuda_no_gpu_reason(err));
@@ -271,9 +274,12 @@ static int mg_init(const bench_opts *o)
     if (o->device != 0)
         cli_die("--device: this stage uses devices 0 .. N-1 (--gpus N); this machine has %d",
                 h.ndevices);
-    /* A sweep written for a bigger host (--gpus 1,2,4) runs what this one has: the counts
-     * above its GPUs are left out, said once. The list is bench_main's own (not const there). */
+    /* Without --gpus, every GPU. A sweep written for a bigger host (--gpus 1,2,4) runs what this
+     * one has: the counts above its GPUs are left out, said once. The list is bench_main's own
+     * (not const there). */
     bench_opts *w = (bench_opts *)o;
+    if (!o->thread_list)
+        w->threads[0] = h.ndevices;
     int kept = 0;
     for (int t = 0; t < o->nthreads; t++)
         if (o->threads[t] <= h.ndevices)

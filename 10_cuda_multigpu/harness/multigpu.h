@@ -1,6 +1,7 @@
 /* multigpu.h: what the files of 10_cuda_multigpu share.
  *
- *   main.cu            the variant table, the stage's options, main()
+ *   main.cu            the variant table and the stage_info
+ *   options.cu         the stage's options (--tile, --stats, ...)
  *   multigpu.cu        the harness for several GPUs: pinned host matrices, one workspace per
  *                      GPU, wall-clock timing from host memory back to host memory, cuBLASXt
  *                      as the baseline, the per-run breakdown (--stats) and timeline (--timeline)
@@ -102,6 +103,28 @@ extern struct mg_last_call {
     int tile, kblock, streams, slots_per_gpu;
     long tiles_per_gpu[MG_MAX_GPUS];
 } mg_last;
+
+/* ---- the options (options.cu) ----------------------------------------------------------------- */
+
+/* stage_info.extra_option: --tile, --kblock, --streams, --device-mem, --xt-block (into mg), --stats
+ * (opened now, its header checked), --timeline (refused now if it cannot be written) */
+int mg_option(bench_opts *o, const char *opt, const char *val);
+/* stage_info.finish: --stats closed (0, or 2 after one line) */
+int mg_finish(void);
+#define MG_HELP                                                                                \
+    "  --gpus LIST           GPU counts to sweep, e.g. 1,2,4 (default: all GPUs); the CSV's\n"  \
+    "                        threads column holds the count\n"                                    \
+    "  --tile B              tiled_streams: C in B x B tiles (default 8192, halved until every\n" \
+    "                        GPU gets 4 tiles, not below 1024)\n"                                 \
+    "  --kblock KB           tiled_streams: k in slices of KB (default 4096)\n"                   \
+    "  --streams S           tiled_streams: compute streams per GPU (default 3)\n"                \
+    "  --device-mem SIZE     device memory a variant may use per GPU, e.g. 24G, 512M (default:\n" \
+    "                        all that is free, less a reserve for cuBLASXt): out-of-core on\n"    \
+    "                        small matrices\n"                                                    \
+    "  --xt-block B          cuBLASXt's block size (default 8192)\n"                              \
+    "  --stats FILE          append a row per call: copies, kernel busy time, kernel-only rate\n" \
+    "  --timeline FILE       every copy and kernel of the last call, per GPU and stream\n"        \
+    "                        (plots/10_cuda_multigpu.py draws it)\n"
 
 extern const bench_backend multigpu_backend;
 

@@ -106,9 +106,11 @@ static double on_threads(int u, int threads)
     return sum;
 }
 
-int peak_main(int threads)
+int peak_main(const stage_info *st, bench_opts *o)
 {
     enum { ROUNDS = 5 };
+    const int threads = o->threads[o->nthreads - 1];
+    (void)st;
     const int has[3] = {units[0].cpu_has(), units[1].cpu_has(), units[2].cpu_has()};
     double g[3][ROUNDS];
     if (threads > 1)
@@ -132,9 +134,9 @@ int peak_main(int threads)
     return 0;
 }
 #else
-int peak_main(int threads)
+int peak_main(const stage_info *st, bench_opts *o)
 {
-    (void)threads;
+    (void)st, (void)o;
     printf("== 14_amx --peak: no AVX-512 or AMX on this architecture ==\n");
     return 0;
 }

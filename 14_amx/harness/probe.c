@@ -93,7 +93,7 @@ static void probe_variant(const gemm_variant *v)
     printf("  => c = %.2f in the bound (amx.h says why)\n", v->err_c);
 }
 
-int probe_main(const stage_info *st, const bench_opts *o)
+int probe_main(const stage_info *st, bench_opts *o)
 {
     printf("== %s --probe: how the BF16 instructions add ==\n", st->stage);
     int ran = 0;
