@@ -27,6 +27,7 @@ static const struct {
       gemm_avx512_14x32}, &uk_avx512_14x32},
     {{"avx2_6x16", "packed Goto loops, 6x16 AVX2+FMA intrinsics kernel (12 ymm accumulators)",
       gemm_avx2_6x16}, &uk_avx2_6x16},
+    {{"neon_8x12", "packed Goto loops, 8x12 NEON kernel (24 q accumulators; AArch64)", gemm_neon_8x12}, &uk_neon_8x12},
     {{"generic", "packed Goto loops, 6x16 kernel in GCC vector extensions (any CPU)",
       gemm_generic}, &uk_generic_6x16},
     {{"omp_simd", "packed Goto loops, 6x64 kernel in plain C + #pragma omp simd",
