@@ -31,7 +31,10 @@
 void microkernel_neon_8x12(int kc, const float *a, const float *b, float alpha, float beta,
                            float *c, int ldc, int m, int n)
 {
+    /* Every loop over acc is unrolled: with constant indices acc[i][v] is a register; one loop
+     * left to run time and GCC keeps the whole array on the stack, stored at every step. */
     float32x4_t acc[MR][3];
+#pragma GCC unroll 8
     for (int i = 0; i < MR; i++)
         acc[i][0] = acc[i][1] = acc[i][2] = vdupq_n_f32(0.0f);
 
@@ -52,8 +55,10 @@ void microkernel_neon_8x12(int kc, const float *a, const float *b, float alpha, 
     }
 
     if (m == MR && n == NR) { /* a full tile: straight to C */
+#pragma GCC unroll 8
         for (int i = 0; i < MR; i++) {
             float *ci = &c[IDX(i, 0, ldc)];
+#pragma GCC unroll 3
             for (int v = 0; v < 3; v++) {
                 float32x4_t r = vmulq_n_f32(acc[i][v], alpha);
                 if (beta != 0.0f) /* beta == 0: C is not read */
@@ -65,7 +70,9 @@ void microkernel_neon_8x12(int kc, const float *a, const float *b, float alpha, 
     }
     /* An edge tile: through a local copy, then only the m x n elements that are C's. */
     float tile[MR][NR];
+#pragma GCC unroll 8
     for (int i = 0; i < MR; i++)
+#pragma GCC unroll 3
         for (int v = 0; v < 3; v++)
             vst1q_f32(&tile[i][4 * v], acc[i][v]);
     for (int i = 0; i < m; i++)
