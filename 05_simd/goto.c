@@ -1,7 +1,7 @@
 /* goto.c: the Goto/BLIS algorithm. Five loops cut A and B into blocks that fit the caches,
  * copy ("pack") each block into the order the micro-kernel reads it, and hand MR x NR tiles
  * of C to a register-blocked micro-kernel (kernel_generic.c, kernel_avx512.c,
- * kernel_avx2.c).
+ * kernel_avx2.c, kernel_neon.c).
  *
  *   for ic in M, step MC                      A block: MC x KC, packed, stays in L3 (shared)
  *     for pc in K, step KC
@@ -58,6 +58,13 @@ int cpu_has_avx512(void) { return 0; }
 int cpu_has_avx2(void) { return 0; }
 #define X86_ONLY(fn) NULL
 #endif
+#ifdef SIMD_NEON
+int cpu_has_neon(void) { return 1; } /* every AArch64 CPU has it (kernel_neon.c) */
+#define NEON_ONLY(fn) fn
+#else
+int cpu_has_neon(void) { return 0; }
+#define NEON_ONLY(fn) NULL
+#endif
 
 const microkernel uk_avx512_6x64 = {"avx512_6x64", 6, 64, X86_ONLY(microkernel_avx512_6x64),
                                      cpu_has_avx512, NEEDS_AVX512,
@@ -67,12 +74,15 @@ const microkernel uk_avx512_14x32 = {"avx512_14x32", 14, 32, X86_ONLY(microkerne
                                      cpu_has_avx512, NEEDS_AVX512};
 const microkernel uk_avx2_6x16 = {"avx2_6x16", 6, 16, X86_ONLY(microkernel_avx2_6x16),
                                   cpu_has_avx2, NEEDS_AVX2, NULL, X86_ONLY(pack_a_avx2_6)};
+const microkernel uk_neon_8x12 = {"neon_8x12", 8, 12, NEON_ONLY(microkernel_neon_8x12),
+                                  cpu_has_neon, NEEDS_NEON};
 const microkernel uk_generic_6x16 = {"generic", 6, 16, microkernel_generic_6x16, cpu_any,
                                      "nothing"};
 const microkernel uk_omp_simd_6x64 = {"omp_simd", 6, 64, microkernel_omp_simd_6x64, cpu_any,
                                        "nothing"};
 
-const microkernel *const simd_kernels[] = {&uk_avx512_6x64, &uk_avx2_6x16, &uk_generic_6x16};
+const microkernel *const simd_kernels[] = {&uk_avx512_6x64, &uk_avx2_6x16, &uk_neon_8x12,
+                                           &uk_generic_6x16};
 const int simd_nkernels = sizeof simd_kernels / sizeof simd_kernels[0];
 
 const microkernel *microkernel_best(void)
@@ -469,5 +479,6 @@ void gemm_simd(int M, int N, int K, float alpha, const float *A, int lda, const 
 FORCED(gemm_avx512_6x64, uk_avx512_6x64)
 FORCED(gemm_avx512_14x32, uk_avx512_14x32)
 FORCED(gemm_avx2_6x16, uk_avx2_6x16)
+FORCED(gemm_neon_8x12, uk_neon_8x12)
 FORCED(gemm_generic, uk_generic_6x16)
 FORCED(gemm_omp_simd, uk_omp_simd_6x64)

@@ -21,6 +21,8 @@ static const gemm_variant variants[] = {
      gemm_avx512_14x32, .runnable = cpu_has_avx512, .needs = NEEDS_AVX512},
     {"avx2_6x16", "packed Goto loops, 6x16 AVX2+FMA intrinsics kernel (12 ymm accumulators)",
      gemm_avx2_6x16, .runnable = cpu_has_avx2, .needs = NEEDS_AVX2},
+    {"neon_8x12", "packed Goto loops, 8x12 NEON kernel (24 q accumulators; AArch64)",
+     gemm_neon_8x12, .runnable = cpu_has_neon, .needs = NEEDS_NEON},
     {"generic", "packed Goto loops, 6x16 kernel in GCC vector extensions (any CPU)",
      gemm_generic},
     {"omp_simd", "packed Goto loops, 6x64 kernel in plain C + #pragma omp simd",

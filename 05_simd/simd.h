@@ -7,6 +7,7 @@
  *   kernel_generic.c  microkernel_generic_6x16: GCC vector extensions, any CPU (the exercise)
  *   kernel_avx512.c   microkernel_avx512_6x64 (and _14x32): intrinsics, built with -mavx512f
  *   kernel_avx2.c     microkernel_avx2_6x16:    intrinsics, built with -mavx2 -mfma
+ *   kernel_neon.c     microkernel_neon_8x12:    NEON intrinsics, AArch64 (ARM) only
  *   kernel_omp_simd.c microkernel_omp_simd_6x64: plain C + #pragma omp simd (the compiler's try)
  *   main.c            the variant table; harness/options.c its options (--blocks, --split, --units)
  */
@@ -17,6 +18,9 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #define SIMD_X86 1 /* the AVX2 and AVX-512 kernels exist only here */
+#endif
+#if defined(__aarch64__) && defined(__ARM_NEON)
+#define SIMD_NEON 1 /* the NEON kernel exists only here */
 #endif
 
 /* The micro-kernel: one MR x NR tile of C from one packed micro-panel of A and one of B.
@@ -37,6 +41,9 @@ typedef void microkernel_fn(int kc, const float *a, const float *b, float alpha,
 microkernel_fn microkernel_generic_6x16, microkernel_omp_simd_6x64;
 #ifdef SIMD_X86
 microkernel_fn microkernel_avx512_6x64, microkernel_avx512_14x32, microkernel_avx2_6x16;
+#endif
+#ifdef SIMD_NEON
+microkernel_fn microkernel_neon_8x12;
 #endif
 
 /* A micro-kernel that reads A in place instead of from a packed micro-panel: the same
@@ -62,21 +69,23 @@ typedef struct microkernel {
     const char *name; /* the variant's name: "avx512_6x64" */
     int mr, nr;       /* the tile it computes */
     microkernel_fn *fn;
-    int (*cpu_has)(void); /* can this CPU run it? (__builtin_cpu_supports) */
+    int (*cpu_has)(void); /* can this CPU run it? (__builtin_cpu_supports; NEON: AArch64) */
     const char *needs;    /* what it needs, for messages: "AVX-512F/DQ/VL" */
     microkernel_a_fn *fn_a_in_place; /* the same kernel reading A unpacked (NULL: none) */
     pack_a_fn *pack_a;               /* a faster packing of full A panels (NULL: the scalar one) */
 } microkernel;
 
-extern const microkernel uk_avx512_6x64, uk_avx512_14x32, uk_avx2_6x16, uk_generic_6x16,
-    uk_omp_simd_6x64;
+extern const microkernel uk_avx512_6x64, uk_avx512_14x32, uk_avx2_6x16, uk_neon_8x12,
+    uk_generic_6x16, uk_omp_simd_6x64;
 
 /* The CPU tests of the AVX-512 kernels (F, DQ and VL) and of the AVX2 one (AVX2 and FMA), and
  * what they look for, for messages (a variant's runnable and needs, gemm.h) */
 int cpu_has_avx512(void);
 int cpu_has_avx2(void);
+int cpu_has_neon(void);
 #define NEEDS_AVX512 "AVX-512F/DQ/VL"
 #define NEEDS_AVX2 "AVX2 and FMA"
+#define NEEDS_NEON "NEON (AArch64)"
 
 /* The dispatch order, fastest first; the last entry runs on any CPU. */
 extern const microkernel *const simd_kernels[];
@@ -177,6 +186,7 @@ gemm_hooks gemm_packed_hooks(const gemm_partition *pt, const packed_call *call);
 
 /* gemm_simd: gemm_packed with the best micro-kernel for this CPU (what 06 calls).
  * The others force one micro-kernel each: the stage's variants. */
-gemm_fn gemm_simd, gemm_avx512_6x64, gemm_avx512_14x32, gemm_avx2_6x16, gemm_generic, gemm_omp_simd;
+gemm_fn gemm_simd, gemm_avx512_6x64, gemm_avx512_14x32, gemm_avx2_6x16, gemm_neon_8x12, gemm_generic,
+    gemm_omp_simd;
 
 #endif

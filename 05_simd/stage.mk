@@ -9,7 +9,8 @@
 #   make CFLAGS="-std=c11 -O3 -march=x86-64-v2 -fopenmp -Wall -Wextra" stage05
 # still builds both intrinsics kernels, and goto.c calls each only where the CPU has it.
 # The compiler's target decides, not the build machine's: a cross compiler for ARM
-# (make CC=aarch64-linux-gnu-gcc, tests/portability.sh) must not get x86 flags.
+# (make CC=aarch64-linux-gnu-gcc, tests/portability.sh) must not get x86 flags, and the x86
+# kernel files compile to nothing there. kernel_neon.c needs no flag: NEON is every AArch64's.
 ifneq ($(filter x86_64-% amd64-% i%86-%,$(shell $(CC) -dumpmachine)),)
 build/rel/05_simd/kernel_avx512.o build/asan/05_simd/kernel_avx512.o: \
     EXTRA_CFLAGS = -mavx512f -mavx512dq -mavx512vl -mfma

@@ -56,9 +56,19 @@ void gf_plan_free(gf_plan *p);
 typedef void gf_encode_fn(const gf_plan *p, const uint8_t *const *in, uint8_t *const *out,
                           size_t off, size_t len);
 
+/* The SIMD kernels exist where the compiler's target has their instructions: x86's three, or
+ * ARM's one (the other files compile to nothing; main.c's table says "not on this CPU"). */
+#if defined(__x86_64__) || defined(__i386__)
+#define GF_X86 1
+#endif
+#if defined(__aarch64__) && defined(__ARM_NEON)
+#define GF_NEON 1
+#endif
+
 gf_encode_fn encode_table;         /* gf256.c: log/exp tables, one byte at a time */
-gf_encode_fn encode_split_avx2;    /* split_avx2.c: 4-bit tables + PSHUFB, 32 bytes */
-gf_encode_fn encode_split_avx512;  /* split_avx512.c: the same, 64 bytes, VPTERNLOG */
-gf_encode_fn encode_gfni;          /* gfni.c: GF2P8AFFINEQB with per-coefficient matrices */
+gf_encode_fn encode_split_avx2;    /* split_avx2.c: 4-bit tables + PSHUFB, 32 bytes (x86) */
+gf_encode_fn encode_split_avx512;  /* split_avx512.c: the same, 64 bytes, VPTERNLOG (x86) */
+gf_encode_fn encode_gfni;          /* gfni.c: GF2P8AFFINEQB with per-coefficient matrices (x86) */
+gf_encode_fn encode_split_neon;    /* split_neon.c: 4-bit tables + TBL, 16 bytes (AArch64) */
 
 #endif

@@ -11,9 +11,10 @@
  * fold into one VPTERNLOGD), against two VPSHUFB, two ANDs and a shift for split tables.
  * Built with -mgfni -mavx512f -mavx512bw (stage.mk); called only when the CPU has GFNI.
  */
-#include <immintrin.h>
-
 #include "gf256.h"
+
+#ifdef GF_X86 /* (x86 only: elsewhere this file is empty) */
+#include <immintrin.h>
 
 #define MAXP 16
 
@@ -69,3 +70,5 @@ void encode_gfni(const gf_plan *p, const uint8_t *const *in, uint8_t *const *out
         }
     }
 }
+
+#endif

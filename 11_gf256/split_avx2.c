@@ -7,10 +7,11 @@
  * zero-padded buffer, since AVX2 has no masked byte loads.
  * Built with -mavx2 (stage.mk); called only when the CPU has AVX2.
  */
+#include "gf256.h"
+
+#ifdef GF_X86 /* (x86 only: elsewhere this file is empty) */
 #include <immintrin.h>
 #include <string.h>
-
-#include "gf256.h"
 
 #define MAXP 12 /* 12 accumulators + 4 working registers: the 16 ymm registers */
 
@@ -86,3 +87,5 @@ void encode_split_avx2(const gf_plan *p, const uint8_t *const *in, uint8_t *cons
         }
     }
 }
+
+#endif

@@ -11,9 +11,10 @@
  * bottleneck. This file alone is built with -mavx512f -mavx512bw (stage.mk); the driver
  * calls it only when the CPU has AVX-512BW.
  */
-#include <immintrin.h>
-
 #include "gf256.h"
+
+#ifdef GF_X86 /* (x86 only: elsewhere this file is empty) */
+#include <immintrin.h>
 
 /* GCC 12 -O3: partial-redundancy elimination leaves the register allocator copying each
  * accumulator twice per input (vmovdqa zmm, zmm: 8 extra port-0/5 instructions per 64
@@ -86,3 +87,5 @@ void encode_split_avx512(const gf_plan *p, const uint8_t *const *in, uint8_t *co
         }
     }
 }
+
+#endif

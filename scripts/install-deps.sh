@@ -2,8 +2,9 @@
 # Install what gemm-from-scratch needs, or say exactly what is missing.
 #   gcc (C11, OpenMP), GNU make, OpenBLAS (headers + library, and its OpenMP build), python3 with
 #   matplotlib, Open MPI and ScaLAPACK (chapter 13).
-#   Optional: qemu-user and an aarch64 cross gcc (tests/portability.sh).
+#   Optional, on an x86 machine: qemu-user and an aarch64 cross gcc (tests/portability.sh).
 #   CUDA (nvcc, cuBLAS) is optional: the GPU stages build when nvcc is found.
+# macOS is not supported natively (README.md, "On a Mac"): a Linux VM or container is.
 # On Debian/Ubuntu, as root (or with sudo), missing packages are installed with apt-get.
 # `--check` only reports. Exit status 0 when everything is there.
 # `--mkl` (make deps-mkl), `--blis` (make deps-blis) and `--isal` (make deps-isal) install only the
@@ -45,6 +46,12 @@ case "${1:-}" in
     exit 1 ;;
 esac
 
+if [ "$(uname -s)" = Darwin ]; then
+    echo "install-deps: macOS: the stages build and run on Linux only (README.md, \"On a Mac\"):"
+    echo "  run them in a Linux VM or container (Debian/Ubuntu), and make deps there"
+    exit 1
+fi
+
 missing_pkgs=""
 need() { missing_pkgs="$missing_pkgs $1"; }
 
@@ -72,11 +79,12 @@ printf 'void psgemm_(void);\nint main(void){psgemm_();return 0;}\n' |
     gcc -x c - -o /dev/null -lscalapack-openmpi $(mpicc --showme:link 2>/dev/null) >/dev/null 2>&1 ||
     need libscalapack-openmpi-dev
 
-# Optional, for make test's tests/portability.sh (stage 05 built for an x86 CPU without AVX-512
-# and for ARM, run under qemu); without them those checks are skipped, so --check does not ask
-# for them. Installed here only where apt-get runs without a password prompt.
+# Optional, for make test's tests/portability.sh (every CPU stage built for an x86 CPU without
+# AVX-512 and for 64-bit ARM, run under qemu); without them those checks are skipped, so --check
+# does not ask for them. Installed here only where apt-get runs without a password prompt, and only
+# on an x86 machine (on ARM the script has nothing to emulate: make test runs the stages natively).
 optional_pkgs=""
-if [ "$check_only" -eq 0 ] && command -v apt-get >/dev/null 2>&1 &&
+if [ "$check_only" -eq 0 ] && [ "$(uname -m)" = x86_64 ] && command -v apt-get >/dev/null 2>&1 &&
         { [ "$(id -u)" -eq 0 ] || { [ -n "$SUDO" ] && sudo -n true 2>/dev/null; }; }; then
     { command -v qemu-x86_64 && command -v qemu-aarch64; } >/dev/null 2>&1 ||
         optional_pkgs="$optional_pkgs qemu-user"
@@ -116,6 +124,6 @@ cat <<MSG
 install-deps: please install these and run again:
   Debian/Ubuntu: apt-get install$missing_pkgs
   Fedora/RHEL:   dnf install gcc make openblas-devel isa-l-devel python3-matplotlib openmpi-devel scalapack-openmpi-devel
-  macOS:         brew install gcc make openblas python-matplotlib open-mpi scalapack (then CC=gcc-14 make ...)
+  macOS:         not natively: a Linux VM or container (README.md, "On a Mac"), then make deps there
 MSG
 exit 1

@@ -2,8 +2,8 @@
 # tests/portability.sh: the CPU stages on CPUs other than the one under your desk, in qemu's
 # user-mode emulation. The stages promise programs that build and run on a CPU without AVX-512, or
 # without AVX at all (only the kernel files get their instruction sets, stage.mk, and a kernel runs
-# only where the CPU has what it needs), and stage 05 a generic kernel that "builds on any CPU,
-# ARM included"; this checks it, not just says so.
+# only where the CPU has what it needs), and on 64-bit ARM, with NEON kernels where the lesson has a
+# SIMD kernel; this checks it, not just says so.
 #
 #   x86-64-v2  every CPU stage built with -march=x86-64-v2 (SSE4.2: what the plain code may
 #              use), its release and its sanitizer (ASan + UBSan) builds, in build/port/x86-64-v2.
@@ -20,17 +20,25 @@
 #              sanitizer, for an instruction either CPU lacks in the code main reaches before it
 #              asks the CPU (the sanitizer's own code is compiled with a kernel file's flags too:
 #              14's --peak once died of it on AVX2 CPUs).
-#   aarch64    stage 05 cross-built with aarch64-linux-gnu-gcc, run under qemu-aarch64: the x86
-#              kernels compile to nothing and the dispatch must pick generic. No BLAS for that
-#              target: tests/portability/ holds the few BLAS symbols the harness links, and the
-#              runs use --no-baseline (the check is against the harness's own double reference).
+#   aarch64    every CPU stage but 13 cross-built with aarch64-linux-gnu-gcc (13 needs Open MPI and
+#              ScaLAPACK for aarch64, which a cross setup lacks; the sanitizer builds are not built:
+#              qemu before 8.1 runs no AddressSanitizer program), with its exercises, run under
+#              qemu-aarch64: the x86 kernels compile to nothing and 05's dispatch must pick
+#              neon_8x12. No BLAS for that target: tests/portability/ holds the few BLAS symbols
+#              the harness links, and the runs use --no-baseline (the check is against the
+#              harness's own double reference). neon_8x12 as make test checks a kernel (the shapes
+#              of tests/shapes.txt with tests/run-tests.sh's option sets, K = 0, --edges); 11's
+#              split_neon on the lengths and codes of tests/stages/11_gf256.sh; every other stage
+#              at small sizes; 14 says it has nothing here; each untouched exercise fails cleanly.
+#              On an ARM machine this part is skipped: make test runs every stage there natively.
 #
 # 05 on each CPU: --list marks what it cannot run ("[not here: ...]") and the rest is what it can,
 # every variant passes its check over awkward shapes (K past one KC slice, N past one NC block,
 # 1 and 2 threads, alpha/beta and padding), and naming a kernel the CPU lacks exits 77 with one
 # line.
 # Prints PASS:/FAIL:/SKIP: lines (make test counts them). SKIP where qemu-user or the cross
-# compiler is missing; scripts/install-deps.sh installs them on Debian/Ubuntu.
+# compiler is missing (QEMU_X86_64=none QEMU_AARCH64=none hides qemu: tests/deps-hidden.sh);
+# scripts/install-deps.sh installs them on Debian/Ubuntu.
 set -u
 cd "$(dirname "$0")/.."
 OUT=build/port
@@ -123,14 +131,18 @@ QX=${QEMU_X86_64:-qemu-x86_64} QA=${QEMU_AARCH64:-qemu-aarch64}
 X86=$OUT/x86-64-v2
 CPU_STAGES=$(make -s list-stages | awk '$3 == "cpu" {print $1 " " $2}')
 
-# smoke CPU TAG WANT NAME PROGRAM ARGS...: PROGRAM ARGS under qemu's CPU exits WANT (0: its last
-# line "N passed, 0 failed", with ", N not on this CPU" for what the CPU lacks)
+# What the runs below run in: EMU, the emulator and its arguments for this CPU; ROOT, the build
+# folder of its programs. Each CPU's part sets them.
+EMU=() ROOT=
+
+# smoke CPU TAG WANT NAME PROGRAM ARGS...: PROGRAM ARGS under qemu's CPU (EMU) exits WANT (0: its
+# last line "N passed, 0 failed", with ", N not on this CPU" for what the CPU lacks)
 smoke() {
     local cpu=$1 tag=$2 want=$3 name=$4
     shift 4
     BIN=$1
     shift
-    run "$cpu-$name" "$QX" -cpu "$cpu" -- "$@"
+    run "$cpu-$name" "${EMU[@]}" -- "$@"
     local rc=$? last
     last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOG/$cpu-$name.out" | tail -n 1)
     if [ $rc -eq "$want" ] && { [ "$want" -ne 0 ] || [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]]; }; then
@@ -140,11 +152,12 @@ smoke() {
     fi
 }
 
-# stage_smokes CPU BUILD-PREFIX: every CPU stage but 05 (check_cpu does 05), at small sizes
+# stage_smokes CPU BUILD-PREFIX [STAGES]: every CPU stage but 05 (check_cpu does 05), at small
+# sizes (STAGES: "dir program" lines, default every CPU stage)
 stage_smokes() {
-    local cpu=$1 pre=$2 dir prog bin tag
+    local cpu=$1 pre=$2 stages=${3:-$CPU_STAGES} dir prog bin tag
     while read -r dir prog; do
-        bin=$X86/$pre$dir/$prog tag="$pre$dir"
+        bin=$ROOT/$pre$dir/$prog tag="$pre$dir"
         case $dir in
         05_simd) ;;
         11_gf256) smoke "$cpu" "$tag" 0 "${pre//\//_}$prog" "$bin" --len 1,33,4097 --data 5 --parity 3 \
@@ -154,19 +167,19 @@ stage_smokes() {
         *) smoke "$cpu" "$tag: all variants" 0 "${pre//\//_}$prog" "$bin" --variant all --no-baseline \
                       --reps 1 --sizes "$SMALL" --threads 2 --beta 0.5 --pad 3 ;;
         esac
-    done <<<"$CPU_STAGES"
+    done <<<"$stages"
 }
 
 # lines_match CPU NAME: the table names each variant --list marks not here, and the tally counts them
 lines_match() {
     local cpu=$1 name=$2 marked lines
-    run "$cpu-$name-list" "$QX" -cpu "$cpu" -- --list
+    run "$cpu-$name-list" "${EMU[@]}" -- --list
     marked=$(grep -c '\[not here' "$LOG/$cpu-$name-list.out")
     lines=$(grep -cE '^[a-z0-9_]+ +not on this CPU: needs ' "$LOG/$cpu-$name.out")
     if [ "$lines" -eq "$marked" ] && { [ "$marked" -eq 0 ] || grep -qE "^[0-9]+ passed, 0 failed, $marked not on this CPU$" "$LOG/$cpu-$name.out"; }; then
-        pass "${BIN#"$X86"/} on $cpu: the $marked variant(s) it cannot run are named in the table and counted"
+        pass "${BIN#"$ROOT"/} on $cpu: the $marked variant(s) it cannot run are named in the table and counted"
     else
-        fail "${BIN#"$X86"/} on $cpu: $lines 'not on this CPU' line(s), --list marks $marked (see $LOG/$cpu-$name.*)"
+        fail "${BIN#"$ROOT"/} on $cpu: $lines 'not on this CPU' line(s), --list marks $marked (see $LOG/$cpu-$name.*)"
     fi
 }
 
@@ -182,9 +195,9 @@ elif ! build_copy x86-64-v2 "$(echo "$CPU_STAGES" | awk '{print $1}' | paste -sd
 else
     pass "x86-64-v2: every CPU stage builds with -march=x86-64-v2, release and sanitizer builds"
     BIN=$X86/05_simd/simd
-    check_cpu Haswell avx2_6x16 "avx2_6x16 generic omp_simd omp_tiled" "avx512_6x64 avx512_14x32" \
+    check_cpu Haswell avx2_6x16 "avx2_6x16 generic omp_simd omp_tiled" "avx512_6x64 avx512_14x32 neon_8x12" \
         "$QX" -cpu Haswell
-    check_cpu Nehalem generic "generic omp_simd omp_tiled" "avx512_6x64 avx2_6x16" \
+    check_cpu Nehalem generic "generic omp_simd omp_tiled" "avx512_6x64 avx2_6x16 neon_8x12" \
         "$QX" -cpu Nehalem
     # a core for OpenBLAS that this CPU cannot run, asked for by hand: refused, never a SIGILL
     BIN=$X86/05_simd/simd
@@ -195,7 +208,9 @@ else
     else
         fail "OPENBLAS_CORETYPE=SkylakeX on Haswell: exit $rc$([ $rc -eq 132 ] && echo ' (SIGILL)') (want 2 and one line; $LOG/Haswell-coretype.*)"
     fi
+    ROOT=$X86
     for cpu in Haswell Nehalem; do
+        EMU=("$QX" -cpu "$cpu")
         stage_smokes "$cpu" ""
         for d in 06_strassen 14_amx; do
             prog=$(echo "$CPU_STAGES" | awk -v d=$d '$1 == d {print $2}')
@@ -247,23 +262,113 @@ else
     done
 fi
 
-# ---- ARM
+# ---- ARM (AArch64): every CPU stage but 13 cross-built, run under qemu-aarch64
 CROSS=aarch64-linux-gnu-gcc
 SYSROOT=/usr/aarch64-linux-gnu
-if ! command -v "$QA" >/dev/null 2>&1 || ! command -v $CROSS >/dev/null 2>&1 ||
+ARM=$OUT/aarch64
+# what the cross build has: every CPU stage but 13 (MPI and ScaLAPACK for aarch64 are not in a
+# cross setup; an ARM machine builds and tests 13 natively, make deps and make test)
+ARM_STAGES=$(echo "$CPU_STAGES" | grep -v '^13_distributed ')
+# 05's neon_8x12 as make test checks a kernel: the shapes of tests/shapes.txt with the option
+# sets of tests/run-tests.sh, K = 0, the edge cases
+GEMM_SHAPES=$(grep -v '^#' tests/shapes.txt | paste -sd, -)
+RUN_TESTS_SETS=("" "--alpha -1.5 --beta 0.5" "--pad 5" "--beta 1 --pad 3 --threads 3")
+# 11's split_neon on the lengths and codes of tests/stages/11_gf256.sh (its 1 MiB run left out:
+# emulation)
+AWKWARD=$(sed -n 's/^AWKWARD=//p' tests/stages/11_gf256.sh)
+GF_CASES=("--len $AWKWARD" "--data 1 --parity 1 --len 1,5,100" "--data 1 --parity 8 --len 3,300"
+    "--data 20 --parity 1 --len 1,129,5000" "--data 8 --parity 20 --len 1,65,3000"
+    "--data 200 --parity 56 --len 1,77" "--data 4 --parity 3 --erasures all --len 1,33,200"
+    "--data 6 --parity 2 --erasures all --len 17,1000" "--data 3 --parity 5 --erasures all --len 65"
+    "--erasures 0,3,5,9 --len 1,4097" "--erasures 10,11,12,13 --len 1,4097" "--offset 1 --len $AWKWARD"
+    "--offset 63 --len 1,64,65,1000" "--threads 2,3 --len 4096,100000")
+
+if [ "$(uname -m)" = aarch64 ]; then
+    skip "aarch64 under qemu: this machine is aarch64, make test's own checks ran every stage on it"
+elif ! command -v "$QA" >/dev/null 2>&1 || ! command -v $CROSS >/dev/null 2>&1 ||
         [ ! -f $SYSROOT/include/stdio.h ]; then
     skip "aarch64 under qemu: needs qemu-aarch64, $CROSS and $SYSROOT (apt-get install qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"
-elif ! build_copy aarch64 "01_naive 02_loop_order 03_tiling 04_threads 05_simd" CC=$CROSS AR=${CROSS%gcc}ar \
-        CFLAGS="$FLAGS" CPPFLAGS="-D_GNU_SOURCE -Icommon -Iportability" \
-        LDLIBS="build/rel/portability/no_blas.o -lm" build/rel/portability/no_blas.o stage05 \
+elif ! build_copy aarch64 "$(echo "$ARM_STAGES" | awk '{print $1}' | paste -sd' ' -)" CC=$CROSS \
+        AR=${CROSS%gcc}ar MPICC= CFLAGS="$FLAGS" CPPFLAGS="-D_GNU_SOURCE -Icommon -Iportability" \
+        LDLIBS="build/rel/portability/no_blas.o -lm" build/rel/portability/no_blas.o cpu grade-bins \
         >"$LOG/aarch64-build.log" 2>&1; then
-    fail "aarch64: make stage05 CC=$CROSS failed (see $LOG/aarch64-build.log)"
+    fail "aarch64: make cpu grade-bins CC=$CROSS failed (see $LOG/aarch64-build.log)"
 elif grep -q 'warning:' "$LOG/aarch64-build.log"; then
     fail "aarch64: the cross build warns (see $LOG/aarch64-build.log)"
 else
-    pass "aarch64: stage 05 cross-builds with $CROSS, no warnings"
-    BIN=$OUT/aarch64/05_simd/simd
-    check_cpu aarch64 generic "generic omp_simd omp_tiled" "avx512_6x64 avx2_6x16" \
-        "$QA" -L $SYSROOT
+    pass "aarch64: $(echo "$ARM_STAGES" | awk '{print $1}' | paste -sd' ' -), build/peak and the exercises cross-build with $CROSS, no warnings (no BLAS: tests/portability/'s stand-ins, runs with --no-baseline)"
+    skip "13_distributed on aarch64: not built: no Open MPI or ScaLAPACK for aarch64 here (an ARM machine builds and tests it natively)"
+    skip "the sanitizer builds on aarch64: not built (qemu $("$QA" --version | sed -n '1s/.*version \([0-9.]*\).*/\1/p') runs no AddressSanitizer program before 8.1; natively on ARM, make test runs them)"
+    EMU=("$QA" -L $SYSROOT) ROOT=$ARM
+    BIN=$ARM/05_simd/simd
+    check_cpu aarch64 neon_8x12 "neon_8x12 generic omp_simd omp_tiled" "avx512_6x64 avx512_14x32 avx2_6x16" \
+        "${EMU[@]}"
+    i=0
+    for opts in "${RUN_TESTS_SETS[@]}"; do
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        smoke aarch64 "05_simd neon_8x12: tests/shapes.txt ${opts:-(defaults)}" 0 neon-shapes$i "$BIN" \
+            --variant neon_8x12 --no-baseline --reps 1 --sizes "$GEMM_SHAPES" $opts
+    done
+    smoke aarch64 "05_simd neon_8x12: K = 0 (beta 0 with C NaN)" 0 neon-k0 "$BIN" --variant neon_8x12 \
+        --no-baseline --reps 1 --sizes 7x13x0,1x97x0 --pad 2
+    smoke aarch64 "05_simd neon_8x12: K = 0, beta 1.3" 0 neon-k0b "$BIN" --variant neon_8x12 \
+        --no-baseline --reps 1 -m 33 -n 17 -k 0 --beta 1.3
+    smoke aarch64 "05_simd neon_8x12: the edge cases (--edges)" 0 neon-edges "$BIN" --variant neon_8x12 \
+        --no-baseline --edges
+    stage_smokes aarch64 "" "$ARM_STAGES"
+    for d in 06_strassen 14_amx; do
+        prog=$(echo "$CPU_STAGES" | awk -v d=$d '$1 == d {print $2}')
+        BIN=$ARM/$d/$prog
+        lines_match aarch64 "$prog"
+    done
+    grep -q "05's packed kernel (neon_8x12)" "$LOG/aarch64-strassen.out" &&
+        pass "06_strassen on aarch64: its leaves run 05's dispatch, neon_8x12" ||
+        fail "06_strassen on aarch64: the header does not name neon_8x12 ($LOG/aarch64-strassen.out)"
+    # 11: split_neon (and split_tables, which is it here) on 11's own lengths and codes
+    BIN=$ARM/11_gf256/gf256
+    i=0
+    for args in "${GF_CASES[@]}"; do
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        run "aarch64-gf$i" "${EMU[@]}" -- --variant all --reps 1 --no-baseline $args
+        rows=$(grep -cE '^split_neon .* PASS +PASS$' "$LOG/aarch64-gf$i.out")
+        if [ $rc -eq 0 ] && [ "$rows" -gt 0 ] && ! grep -q FAIL "$LOG/aarch64-gf$i.out" &&
+           grep -qE '^[0-9]+ passed, 0 failed' "$LOG/aarch64-gf$i.out"; then
+            pass "11_gf256 split_neon on aarch64: $args: $rows rows, encode and decode PASS"
+        else
+            fail "11_gf256 split_neon on aarch64: $args: exit $rc, $rows split_neon rows PASS (see $LOG/aarch64-gf$i.*)"
+        fi
+    done
+    # 14: nothing of AVX-512 or AMX here, and each says so
+    BIN=$ARM/14_amx/amx
+    run aarch64-peak "${EMU[@]}" -- --peak
+    [ $rc -eq 0 ] && grep -q 'no AVX-512 or AMX on this architecture' "$LOG/aarch64-peak.out" &&
+        pass "14_amx --peak on aarch64: says there is no AVX-512 or AMX on this architecture" ||
+        fail "14_amx --peak on aarch64: exit $rc (see $LOG/aarch64-peak.*)"
+    run aarch64-probe "${EMU[@]}" -- --probe
+    [ $rc -eq 0 ] && grep -q 'no BF16 variant' "$LOG/aarch64-probe.out" &&
+        pass "14_amx --probe on aarch64: says there is nothing to probe" ||
+        fail "14_amx --probe on aarch64: exit $rc (see $LOG/aarch64-probe.*)"
+    smoke aarch64 "14_amx --fp32 --variant all" 0 fp32 "$BIN" --fp32 --variant all --no-baseline --reps 1 --sizes 1,33
+    run aarch64-case-amx "${EMU[@]}" -- --fp32 --variant amx_fp32,amx_fp32_folded --no-baseline --reps 1 -m 33
+    [ $rc -eq 77 ] && [ "$(wc -l <"$LOG/aarch64-case-amx.err")" -eq 1 ] &&
+        pass "14_amx on aarch64: --fp32 --variant amx_fp32,amx_fp32_folded exits 77: $(sed 's/^[^:]*: //' "$LOG/aarch64-case-amx.err")" ||
+        fail "14_amx on aarch64: --fp32 --variant amx_fp32,amx_fp32_folded: exit $rc, want 77 and one line (see $LOG/aarch64-case-amx.*)"
+    # make grade on ARM: each untouched exercise builds, runs, and fails its checks cleanly
+    while read -r dir prog; do
+        BIN=$ARM/build/grade/$dir/$prog
+        case $dir in
+        11_gf256) run "aarch64-exercise-$prog" "${EMU[@]}" -- --data 4 --parity 2 --len 7,33 --no-baseline --reps 1 ;;
+        *) run "aarch64-exercise-$prog" "${EMU[@]}" -- --variant all --no-baseline --reps 1 --sizes 7x13x5,33 ;;
+        esac
+        if [ $rc -eq 1 ] && grep -q FAIL "$LOG/aarch64-exercise-$prog.out"; then
+            pass "$dir's exercise on aarch64: untouched, it fails its checks cleanly"
+        elif [ $rc -eq 0 ] && grep -q ' not on this CPU: ' "$LOG/aarch64-exercise-$prog.out"; then
+            skip "$dir's exercise on aarch64: what ran passed; its variants are not on this CPU ($(awk '/ not on this CPU: / {print $1}' "$LOG/aarch64-exercise-$prog.out" | paste -sd, -))"
+        else
+            fail "$dir's exercise on aarch64: exit $rc, want 1 with FAIL rows (see $LOG/aarch64-exercise-$prog.*)"
+        fi
+    done <<<"$ARM_STAGES"
 fi
 exit 0

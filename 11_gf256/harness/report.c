@@ -63,15 +63,29 @@ static void tally(ctx *c, const char *r)
         c->failed++;
 }
 
+#ifdef GF_X86
+#define GF_ON_X86 1
+#else
+#define GF_ON_X86 0
+#endif
+
 void print_header(const options *o, const char *gpu, const char *no_isal)
 {
     const bench_opts *r = &o->run;
+    printf("== 11_gf256: Reed-Solomon erasure coding as a GF(2^8) matrix product ==\n");
+#ifdef GF_X86
     const int avx2 = __builtin_cpu_supports("avx2"),
               avx512bw = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-    printf("== 11_gf256: Reed-Solomon erasure coding as a GF(2^8) matrix product ==\n");
     printf("%-10s %s (AVX2 %s, AVX-512BW %s, GFNI %s)\n", "cpu", sysinfo_cpu_model(),
            avx2 ? "yes" : "no", avx512bw ? "yes" : "no",
            __builtin_cpu_supports("gfni") ? "yes" : "no");
+#elif defined(GF_NEON) /* ARM: split_neon.c */
+    const int avx2 = 0, avx512bw = 0;
+    printf("%-10s %s (NEON yes: AArch64)\n", "cpu", sysinfo_cpu_model());
+#else
+    const int avx2 = 0, avx512bw = 0;
+    printf("%-10s %s (none of the stage's SIMD kernels)\n", "cpu", sysinfo_cpu_model());
+#endif
     cpu_print_hidden(stdout);
     if (gpu)
         printf("%-10s %s\n", "gpu", gpu);
@@ -87,6 +101,7 @@ void print_header(const options *o, const char *gpu, const char *no_isal)
                cpu_hidden_words() ? "GEMM_HIDE_ISA does not reach it"
                : avx512bw         ? "AVX-512 code on this CPU"
                : avx2             ? "AVX2 code on this CPU"
+               : !GF_ON_X86       ? "its own code for this CPU"
                                   : "SSE code on this CPU");
     else
         printf("%-10s none: %s\n", "baseline", no_isal ? no_isal : "--no-baseline");
