@@ -18,7 +18,8 @@
 #   6. each untouched exercise fails its checks cleanly (exit 1, FAIL lines, no crash)
 #   7. GPU stages without a GPU: skipped (exit 77), counted as skipped, not passed
 #   8. every CPU stage built for other CPUs and run under qemu (tests/portability.sh): x86
-#      without AVX-512 (Haswell) and without AVX (Nehalem), release and sanitizer builds; 05 on ARM
+#      without AVX-512 (Haswell) and without AVX (Nehalem), release and sanitizer builds; every
+#      CPU stage but 13 cross-built for aarch64 and run there (NEON kernels: 05's, 11's)
 #   9. plots/plot.py on a fixture; make plots redraws every committed chart byte for byte
 #      (tests/check-figures.sh)
 #  10. every chapter a lesson: at most 420 lines, no commit hash, no "issue", its NOTES.md linked
