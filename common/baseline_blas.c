@@ -93,8 +93,14 @@ static void blis_threads(int t)
         blis_set_threads32(t);
 }
 
+/* The loader's error (dlerror) for the first library found that it would not load: a file that
+ * is not a shared object for this machine, one of its own libraries missing. Such a library is
+ * not "absent": the message says what the loader said. */
+static char load_error[600];
+
 /* dlopen the first of names[] found in dir ("" : the loader's own search, LD_LIBRARY_PATH
- * first); the path it came from in lib_path. */
+ * first); the path it came from in lib_path. A name that is there but does not load leaves the
+ * loader's error in load_error. */
 static void *open_in(const char *dir, const char *const *names)
 {
     for (; *names; names++) {
@@ -108,8 +114,31 @@ static void *open_in(const char *dir, const char *const *names)
                                                                                      : path);
             return h;
         }
+        /* absent: no such file in dir; or, searched for by name, the loader's "NAME: cannot open
+         * shared object file" about that name itself (not about a library it needs) */
+        const char *why = dlerror();
+        const size_t nl = strlen(*names);
+        const int absent = *dir ? access(path, F_OK) != 0
+                                : !why || (strncmp(why, *names, nl) == 0 && why[nl] == ':' &&
+                                           strstr(why, "cannot open shared object file"));
+        if (!absent && !load_error[0]) { /* the library's name first, where the error lacks it */
+            const int named = why && strncmp(why, path, strlen(path)) == 0;
+            snprintf(load_error, sizeof load_error, "%s%s%s", named ? "" : path,
+                     named ? "" : ": ", why ? why : "not loaded");
+        }
     }
     return NULL;
+}
+
+/* Why a library was not loaded: the loader's error where one was found and refused, else
+ * `absent`. */
+static const char *not_loaded(const char *absent)
+{
+    static char why[700];
+    if (!load_error[0])
+        return absent;
+    snprintf(why, sizeof why, "found, but the loader refuses it: %s", load_error);
+    return why;
 }
 
 /* The Python environment that `pip install mkl` put libmkl_rt in: <sys.prefix>/lib. */
@@ -165,10 +194,11 @@ static int load_mkl(void)
     if (home && *home) { /* MKL_HOME names the one to take */
         snprintf(dir, sizeof dir, "%s/lib", home);
         if (!(h = open_in(dir, names)) && !(h = open_in(home, names)))
-            return missing("mkl", "no libmkl_rt.so.3 or .so.2 in $MKL_HOME/lib or $MKL_HOME");
+            return missing("mkl", not_loaded("no libmkl_rt.so.3 or .so.2 in $MKL_HOME/lib or "
+                                             "$MKL_HOME"));
     } else if (!(h = open_in("", names)) && !(h = open_in_python(names))) {
-        return missing("mkl", "libmkl_rt.so not found (make deps-mkl installs it from PyPI; "
-                              "or set MKL_HOME)");
+        return missing("mkl", not_loaded("libmkl_rt.so not found (make deps-mkl installs it "
+                                         "from PyPI; or set MKL_HOME)"));
     }
     mkl_sgemm = (__typeof__(mkl_sgemm))dlsym(h, "cblas_sgemm");
     mkl_set_num_threads = (void (*)(int))dlsym(h, "MKL_Set_Num_Threads");
@@ -210,10 +240,10 @@ static int load_blis(void)
     if (home && *home) {
         snprintf(dir, sizeof dir, "%s/lib", home);
         if (!(h = open_in(dir, names)) && !(h = open_in(home, names)))
-            return missing("blis", "no libblis.so.4 in $BLIS_HOME/lib or $BLIS_HOME");
+            return missing("blis", not_loaded("no libblis.so.4 in $BLIS_HOME/lib or $BLIS_HOME"));
     } else if (!(h = open_in("", names))) {
-        return missing("blis", "libblis.so.4 not found (make deps-blis installs it; or set "
-                               "BLIS_HOME)");
+        return missing("blis", not_loaded("libblis.so.4 not found (make deps-blis installs it; "
+                                          "or set BLIS_HOME)"));
     }
     int (*int_size)(void) = (int (*)(void))dlsym(h, "bli_info_get_int_type_size");
     char *(*version)(void) = (char *(*)(void))dlsym(h, "bli_info_get_version_str");
