@@ -9,6 +9,11 @@
 #   under `ulimit -f 1` every line of the file is a whole row; `--csv -` makes standard output
 #   a valid CSV; a second run appends rows under the one header; a skipped run (exit 77)
 #   leaves no file behind.
+#   Every program: a run that ends before its first row leaves no file, skipped (77: MKL, a GPU it
+#   lacks; 12's --fp32 too) or refused after the open (2: buffers it cannot allocate under
+#   ulimit -d), and 11 refuses a length it cannot hold before it prints anything; --csv F > F
+#   (standard output redirected into the CSV) is refused: exit 2, one line, F empty; with >> F
+#   as it was.
 #   Pipes and FIFOs: --csv /dev/stdout into `head -n 2` or `cat`, and onto a FIFO with a reader
 #   (one that leaves after a line too): the header and whole rows, and the run ends.
 #   Runs creating one new file at once: one header and every run's rows (two runs whose opens a
@@ -361,6 +366,77 @@ if [ -n "$NO512" ]; then
     refused "05: a bad --csv with a kernel this CPU lacks (2 comes before 77)" 05-csv-first \
         $SIMD --variant avx512_6x64 -m 8 --csv "$T/no/such/x.csv"
 fi
+
+# ---- a run that ends before its first row leaves no file behind, in every program: skipped
+# (exit 77: MKL or a GPU it lacks) or refused after the file was opened (exit 2: buffers it cannot
+# allocate under a limit on its data, ulimit -d). The file used to keep its header alone. Under the
+# limit each program gets one OpenMP and one OpenBLAS thread (OpenBLAS reserves 128 MiB a thread as
+# it loads, before main: README, troubleshooting), and 30 s. 11 refuses a length it cannot hold
+# before it prints anything (it printed its header and table head first).
+EMPTY_HOME=$T/no-mkl
+mkdir -p "$EMPTY_HOME"
+limited() { # limited COMMAND...: under a data limit of about 1 GB, one thread, 30 s at most
+    (ulimit -d 1000000 && OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 exec timeout 30 "$@")
+}
+# no_file DESC TAG WANT: the last run (run TAG ...) exited WANT and left no $T/end-TAG.csv
+no_file() {
+    if [ "$rc" -eq "$3" ] && [ ! -e "$T/end-$2.csv" ]; then
+        pass "$1 -> exit $3, no file left: $(cat "$LOG/end-$2.out" "$LOG/end-$2.err" | tail -n 1)"
+    else
+        fail "$1 -> exit $rc (want $3), $([ -e "$T/end-$2.csv" ] && echo "left $(wc -l <"$T/end-$2.csv") line(s) in the file" || echo "no file")"
+    fi
+}
+while read -r dir prog kind; do
+    [ -x "$dir/$prog" ] || continue
+    p=$dir/$prog
+    if [ "$kind" = gpu ]; then # no GPU here: 77 before any row (12's --fp32 as well)
+        for mode in "" --fp32; do
+            [ -n "$mode" ] && [ "$dir" != 12_cuda_tensor_cores ] && continue
+            tag=$prog${mode:+-fp32}
+            run "end-$tag" "$p" $mode -m 7 --no-baseline --reps 1 --csv "$T/end-$tag.csv"
+            [ "$rc" -eq 0 ] && { skip "$dir $mode: a GPU is present: its skip not tried"; continue; }
+            no_file "$dir${mode:+ $mode}: no GPU" "$tag" 77
+        done
+        continue
+    fi
+    case $dir in
+        11_gf256) skip_args=(--variant gpu_tables --len 8) big=(--len 64M) ;;
+        13_distributed) skip_args=(--variant summa_nccl -m 8) big=(-m 12000 --threads 1) ;;
+        *) skip_args=(--baseline mkl -m 8) big=(-m 12000) ;;
+    esac
+    run "end-$prog-skip" env MKL_HOME="$EMPTY_HOME" "$p" "${skip_args[@]}" --reps 1 --csv "$T/end-$prog-skip.csv"
+    no_file "$dir ${skip_args[*]}: skipped" "$prog-skip" 77
+    run "end-$prog-big" limited "$p" "${big[@]}" --no-baseline --reps 1 --csv "$T/end-$prog-big.csv"
+    no_file "$dir ${big[*]} under ulimit -d 1000000: refused" "$prog-big" 2
+    if [ "$dir" = 11_gf256 ]; then
+        [ ! -s "$LOG/end-$prog-big.out" ] && [ "$(wc -l <"$LOG/end-$prog-big.err")" -eq 1 ] &&
+            pass "$dir ${big[*]}: refused before it prints anything" ||
+            fail "$dir ${big[*]}: $(wc -l <"$LOG/end-$prog-big.out") line(s) on stdout, $(wc -l <"$LOG/end-$prog-big.err") on stderr before the refusal (want 0 and 1)"
+    fi
+done < <(make -s list-stages)
+
+# ---- --csv onto the file standard output is redirected into: the table would write over the rows.
+# Refused before any work, in every CPU program (common/csv.c): exit 2, one line, nothing written;
+# a CSV appended to (>>) stays as it was
+$NAIVE -m 8 --no-baseline --reps 1 --csv "$T/same-orig.csv" >/dev/null 2>&1
+while read -r dir prog kind; do
+    [ "$kind" = cpu ] && [ -x "$dir/$prog" ] || continue
+    size=(-m 8)
+    [ "$dir" = 11_gf256 ] && size=(--len 64)
+    "$dir/$prog" "${size[@]}" --reps 1 --csv "$T/same-$prog.csv" >"$T/same-$prog.csv" 2>"$LOG/same-$prog.err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$LOG/same-$prog.err")" -eq 1 ] && [ ! -s "$T/same-$prog.csv" ]; then
+        pass "$dir: --csv F > F -> exit 2, F left empty: $(cat "$LOG/same-$prog.err")"
+    else
+        fail "$dir: --csv F > F -> exit $rc, $(wc -l <"$LOG/same-$prog.err") line(s) on stderr, $(wc -c <"$T/same-$prog.csv") bytes in F (want 2, 1, 0)"
+    fi
+done < <(make -s list-stages)
+cp "$T/same-orig.csv" "$T/same-append.csv"
+$NAIVE -m 8 --no-baseline --reps 1 --csv "$T/same-append.csv" >>"$T/same-append.csv" 2>"$LOG/same-append.err"
+rc=$?
+[ $rc -eq 2 ] && cmp -s "$T/same-append.csv" "$T/same-orig.csv" &&
+    pass "harness: --csv F >> F -> exit 2, F as it was" ||
+    fail "harness: --csv F >> F -> exit $rc, F $(cmp -s "$T/same-append.csv" "$T/same-orig.csv" && echo unchanged || echo changed)"
 
 # ---- 10's --timeline: checked before any device is asked, and a run that never writes it (no
 # GPU: 77) leaves no file (it once left an empty one) and an existing one as it was
