@@ -21,7 +21,9 @@
 #   skipped run that removes the file it made keeps the row of a run that opened it meanwhile.
 #   A CSV with CRLF line ends is refused as such.
 #   lab/scripts/upgrade-csv.sh: a last row with no newline, a row cut short, a row of 20 fields:
-#   exit 2, one line, the file as it was; a whole file upgraded; CRLF made LF, and said.
+#   exit 2, one line, the file as it was; a whole file upgraded; CRLF made LF, and said; written
+#   through a symbolic link, hard links and mode 640 kept, -n.csv upgraded; a line for each file,
+#   exit 2 where one (empty, another schema, missing) could not be upgraded.
 #   --csv with a mode that writes no rows (--edges, 12's --probe, 14's --peak and --probe): exit
 #   2, one line. --alpha 0:
 #   no rate ("-" in the table, gflops empty in the CSV). `make stage` lists the stages.
@@ -276,6 +278,49 @@ upgrade crlf "%s\r\n%s\r\n%s\r\n"
     grep -q 'CRLF line ends made LF' "$LOG/up-crlf.out" &&
     pass "upgrade-csv: an 18-column file with CRLF line ends -> upgraded and made LF, and said: $(cat "$LOG/up-crlf.out")" ||
     fail "upgrade-csv: a CRLF file -> exit $rc, '$(cat "$LOG/up-crlf.out" "$LOG/up-crlf.err")' (want it upgraded, LF, and said)"
+# links, modes and odd names kept: the file is rewritten in place, through a symbolic link (the
+# link was replaced by a regular file, the target left old), keeping hard links (they were split)
+# and the mode (640 became 644); a file named -n.csv is upgraded (it was skipped, exit 0). Every
+# file gets a line, and one that cannot be upgraded is exit 2 (an empty file or another schema was
+# exit 0 and nothing said).
+mkdir -p "$T/up-links"
+printf '%s\n%s\n%s\n' "$OLD18" "$ROW18" "$ROW18" >"$T/up-links/target.csv"
+ln -s target.csv "$T/up-links/link.csv"
+cp "$T/up-links/target.csv" "$T/up-links/hard.csv"
+ln "$T/up-links/hard.csv" "$T/up-links/hard2.csv"
+cp "$T/up-links/target.csv" "$T/up-links/mode.csv"
+chmod 640 "$T/up-links/mode.csv"
+cp "$T/up-links/target.csv" "$T/up-links/-n.csv"
+(cd "$T/up-links" && sh "$OLDPWD/lab/scripts/upgrade-csv.sh" link.csv hard.csv mode.csv -n.csv) \
+    >"$LOG/up-links.out" 2>"$LOG/up-links.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l <"$LOG/up-links.out")" -eq 4 ] && [ ! -s "$LOG/up-links.err" ] &&
+    pass "upgrade-csv: four files, exit 0, a line each: $(paste -sd';' "$LOG/up-links.out")" ||
+    fail "upgrade-csv: link, hard link, mode, -n.csv -> exit $rc: $(cat "$LOG/up-links.out" "$LOG/up-links.err" | paste -sd';' -)"
+[ -L "$T/up-links/link.csv" ] && lines_ok "$T/up-links/target.csv" 2 &&
+    pass "upgrade-csv: through a symbolic link: the link kept, its target upgraded" ||
+    fail "upgrade-csv: a symbolic link: $([ -L "$T/up-links/link.csv" ] && echo "its target not upgraded" || echo "replaced by a regular file")"
+[ "$T/up-links/hard.csv" -ef "$T/up-links/hard2.csv" ] && lines_ok "$T/up-links/hard2.csv" 2 &&
+    pass "upgrade-csv: a file with two hard links: still one file, upgraded under both names" ||
+    fail "upgrade-csv: a hard link was split (the other name keeps the old text)"
+[ "$(ls -l "$T/up-links/mode.csv" | cut -c1-10)" = -rw-r----- ] && lines_ok "$T/up-links/mode.csv" 2 &&
+    pass "upgrade-csv: mode 640 kept" || fail "upgrade-csv: mode 640 became $(ls -l "$T/up-links/mode.csv" | cut -c1-10)"
+lines_ok "$T/up-links/-n.csv" 2 && pass "upgrade-csv: a file named -n.csv upgraded" ||
+    fail "upgrade-csv: a file named -n.csv not upgraded"
+# files it cannot upgrade, among one it can and one already current: a line each, exit 2
+: >"$T/up-links/empty.csv"
+printf 'a,b\n1,2\n' >"$T/up-links/other.csv"
+printf '%s\n%s\n' "$OLD18" "$ROW18" >"$T/up-links/fine.csv"
+run up-mixed sh lab/scripts/upgrade-csv.sh "$T/up-links/empty.csv" "$T/up-links/other.csv" \
+    "$T/up-links/target.csv" "$T/up-links/fine.csv" "$T/up-links/none.csv"
+if [ $rc -eq 2 ] && [ "$(wc -l <"$LOG/up-mixed.err")" -eq 3 ] && [ "$(wc -l <"$LOG/up-mixed.out")" -eq 2 ] &&
+    grep -q 'empty.csv: empty' "$LOG/up-mixed.err" && grep -q 'other.csv: not a result CSV' "$LOG/up-mixed.err" &&
+    grep -q 'none.csv: no such file' "$LOG/up-mixed.err" && grep -q 'target.csv: already has the current header' "$LOG/up-mixed.out" &&
+    lines_ok "$T/up-links/fine.csv" 1 && [ ! -s "$T/up-links/empty.csv" ]; then
+    pass "upgrade-csv: empty, other schema, current, old, missing -> exit 2, one line each, the old one upgraded"
+else
+    fail "upgrade-csv: empty, other schema, current, old, missing -> exit $rc: $(cat "$LOG/up-mixed.out" "$LOG/up-mixed.err" | paste -sd';' -)"
+fi
 
 # ---- a mode that writes no rows, with --csv: one line, exit 2, no file (it was dropped
 # without a word)
