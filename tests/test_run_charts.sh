@@ -46,7 +46,7 @@ done
 for s in 03_tiling 04_threads 11_gf256; do
     [ -f "$out/$s.csv" ] || continue
     by=$(awk -F'\t' -v p="$out/figures/$s.png" '$1 == p {print $2}' "$tmp/last")
-    check "$s.png is the stage's own chart (drawn by ${by:-nothing})" [ "$by" = "$s/plot.py" ]
+    check "$s.png is the stage's own chart (drawn by ${by:-nothing})" [ "$by" = "plots/$s.py" ]
 done
 
 # the chart list: the lines between "== charts" and "results:"
