@@ -1,6 +1,8 @@
 /* baseline_blas.c: how the CPU stages run and time a kernel, and the library they are measured
  * against (--baseline): OpenBLAS, which every CPU stage links, or Intel's MKL or BLIS, each loaded
- * at run time with dlopen only when asked for, so that neither is needed to build or to test. */
+ * at run time with dlopen only when asked for, so that neither is needed to build or to test.
+ * Why it is one file: the three libraries are found, loaded, held to the kernels the CPU merits
+ * and timed in the same way, by the same functions (open_in, missing, check_kernels). */
 #include "baseline_blas.h"
 
 #include <cblas.h>
@@ -93,14 +95,12 @@ static void blis_threads(int t)
         blis_set_threads32(t);
 }
 
-/* The loader's error (dlerror) for the first library found that it would not load: a file that
- * is not a shared object for this machine, one of its own libraries missing. Such a library is
- * not "absent": the message says what the loader said. */
+/* The loader's error (dlerror) for the first library found that it would not load (not a shared
+ * object for this machine, a library it needs missing): such a library is not "absent". */
 static char load_error[600];
 
 /* dlopen the first of names[] found in dir ("" : the loader's own search, LD_LIBRARY_PATH
- * first); the path it came from in lib_path. A name that is there but does not load leaves the
- * loader's error in load_error. */
+ * first); the path it came from in lib_path; a name there that does not load, in load_error. */
 static void *open_in(const char *dir, const char *const *names)
 {
     for (; *names; names++) {
@@ -114,31 +114,26 @@ static void *open_in(const char *dir, const char *const *names)
                                                                                      : path);
             return h;
         }
-        /* absent: no such file in dir; or, searched for by name, the loader's "NAME: cannot open
-         * shared object file" about that name itself (not about a library it needs) */
+        /* there: a file in dir; searched for by name, any error but the loader's "NAME: cannot
+         * open shared object file" about that name itself (one about a library it needs is) */
         const char *why = dlerror();
-        const size_t nl = strlen(*names);
-        const int absent = *dir ? access(path, F_OK) != 0
-                                : !why || (strncmp(why, *names, nl) == 0 && why[nl] == ':' &&
-                                           strstr(why, "cannot open shared object file"));
-        if (!absent && !load_error[0]) { /* the library's name first, where the error lacks it */
-            const int named = why && strncmp(why, path, strlen(path)) == 0;
-            snprintf(load_error, sizeof load_error, "%s%s%s", named ? "" : path,
-                     named ? "" : ": ", why ? why : "not loaded");
-        }
+        const size_t nl = strlen(*names), pl = strlen(path);
+        if (!load_error[0] && why &&
+            (*dir ? access(path, F_OK) == 0
+                  : strncmp(why, *names, nl) || why[nl] != ':' || !strstr(why, "cannot open shared")))
+            snprintf(load_error, sizeof load_error, "%s%s%s", strncmp(why, path, pl) ? path : "",
+                     strncmp(why, path, pl) ? ": " : "", why); /* the file's name first */
     }
     return NULL;
 }
 
-/* Why a library was not loaded: the loader's error where one was found and refused, else
- * `absent`. */
+/* Why a library was not loaded: the loader's error where it refused one it found, else absent. */
 static const char *not_loaded(const char *absent)
 {
     static char why[700];
-    if (!load_error[0])
-        return absent;
-    snprintf(why, sizeof why, "found, but the loader refuses it: %s", load_error);
-    return why;
+    if (load_error[0])
+        snprintf(why, sizeof why, "found, but the loader refuses it: %s", load_error);
+    return load_error[0] ? why : absent;
 }
 
 /* The Python environment that `pip install mkl` put libmkl_rt in: <sys.prefix>/lib. */
