@@ -10,6 +10,7 @@
 #   RUN_SMALL=1     a few seconds per stage (small sizes, few repetitions): the charts'
 #                   test (tests/test_run_charts.sh) draws them from this
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 out=${RUN_OUT:-results/local}
 mkdir -p "$out"

@@ -9,6 +9,7 @@
 # sizes: 05 read the cache sizes from sysfs at every call (counted with strace where there is one).
 # Prints PASS:/FAIL:/SKIP: lines (tests/run-tests.sh tallies them); exits 0.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 LOG=build/test-logs/baselines
 rm -rf "$LOG"

@@ -32,6 +32,7 @@
 # Prints PASS:/FAIL:/SKIP: lines (make test counts them). SKIP where qemu-user or the cross
 # compiler is missing; scripts/install-deps.sh installs them on Debian/Ubuntu.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 OUT=build/port
 LOG=$OUT/logs

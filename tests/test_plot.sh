@@ -16,6 +16,7 @@
 # Python with matplotlib is found (the "skipped" convention of make test).
 # Usage: sh tests/test_plot.sh   (from the repository root or anywhere)
 
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 root=$(cd "$(dirname "$0")/.." && pwd)
 plot="$root/plots/plot.py"
 fixture="$root/tests/fixtures/results"
@@ -48,6 +49,20 @@ for name in $expected; do
     check "$name.png is printed on stdout" grep -qx "$tmp/all/$name.png" "$tmp/all.out"
 done
 check "only the expected charts are written" [ "$(ls "$tmp/all" | wc -l)" -eq 9 ]
+# The same charts, byte for byte, under a decimal-comma locale (de_DE.UTF-8, as a user in Germany
+# runs make run; tests/checker-lib.sh builds it where the machine has none)
+comma_locale "$root"
+if [ -n "$COMMA" ]; then
+    # shellcheck disable=SC2086  # COMMA is env's arguments
+    env $COMMA "$PY" "$plot" --out "$tmp/comma" "$fixture" >"$tmp/comma.out" 2>"$tmp/comma.err"
+    rc=$?
+    same=0
+    for png in "$tmp"/all/*.png; do cmp -s "$png" "$tmp/comma/$(basename "$png")" && same=$((same + 1)); done
+    check "plot.py under $COMMA: exit $rc (want 0), $same of $(ls "$tmp"/all/*.png | wc -l) charts the same as in the C locale" \
+        [ $rc -eq 0 -a "$same" -eq "$(ls "$tmp"/all/*.png | wc -l)" -a "$(ls "$tmp/comma" | wc -l)" -eq "$same" ]
+else
+    echo "SKIP: no decimal-comma locale here (de_DE.UTF-8 neither installed nor built by localedef): plot.py not tried under one"
+fi
 check "the FAIL row is skipped with a warning" \
     grep -q "warning: skipping FAIL row: 04_threads omp_rows 64x64x64" "$tmp/all.err"
 

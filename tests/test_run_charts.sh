@@ -9,6 +9,7 @@
 # Prints one PASS:/FAIL: line per check; exits 1 if any failed, 77 without matplotlib.
 # Usage: sh tests/test_run_charts.sh   (tests/test_plot.sh runs it; the stages must be built)
 
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 py=$(scripts/find-python.sh) || { echo "SKIP: no python3 with matplotlib (apt install python3-matplotlib)"; exit 77; }

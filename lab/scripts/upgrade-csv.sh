@@ -20,7 +20,7 @@
 # schema, damaged, not writable), the others done all the same.
 old="stage,variant,m,n,k,threads,reps,ms_median,ms_min,gflops,baseline,baseline_gflops,max_err_ratio,check,device,compiler,git,date"
 new="$old,load,ratio_spread"
-export LC_ALL=C # numbers and bytes as they are, whatever the user's locale
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 [ $# -gt 0 ] || { echo "usage: lab/scripts/upgrade-csv.sh FILE..." >&2; exit 2; }
 cr=$(printf '\r')
 work=$(mktemp -d) || exit 2
