@@ -132,6 +132,18 @@ else
     fail "tests/baselines.sh: gcc -shared failed (the test's own libraries)"
 fi
 
+# OpenBLAS under a memory limit (README, troubleshooting): as it loads, before main, it reserves
+# 128 MiB for each OpenMP thread and asks again for ever when refused (100% CPU, even for --help).
+# The README's way out, one thread, must start under 300000 KiB; timeout bounds a hang (124).
+(ulimit -v 300000 && OMP_NUM_THREADS=1 exec timeout 20 $NAIVE --help) >"$LOG/ulimit-help.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q '^usage' "$LOG/ulimit-help.out" &&
+    pass "01_naive --help under ulimit -v 300000 with OMP_NUM_THREADS=1 (the README's advice): exit 0" ||
+    fail "01_naive --help under ulimit -v 300000 with OMP_NUM_THREADS=1: exit $rc (124: OpenBLAS spun as it loaded; README's troubleshooting is wrong)"
+grep -q 'OMP_NUM_THREADS=1 ./01_naive/naive --help' README.md &&
+    pass "README's troubleshooting gives that command" ||
+    fail "README.md no longer shows the command tested here (ulimit -v 300000; OMP_NUM_THREADS=1 ./01_naive/naive --help)"
+
 # MKL itself ran the baseline's calls: its verbose mode logs each one (as column-major, N x M)
 run simd-mkl-verbose env MKL_VERBOSE=1 05_simd/simd --baseline mkl -m 33 -n 17 -k 5 --reps 1
 case $rc in
