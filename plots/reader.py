@@ -1,5 +1,5 @@
 """reader.py: the one reader of the CSVs the charts are drawn from, for plots/plot.py and for every
-stage's own NN_topic/plot.py.
+stage's own plots/NN_topic.py.
 
     from reader import InputError, RESULT, read_rows
     rows = read_rows(path, RESULT, stage="03_tiling")   # [{column: value}], numbers converted
