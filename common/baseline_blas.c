@@ -1,6 +1,8 @@
 /* baseline_blas.c: how the CPU stages run and time a kernel, and the library they are measured
  * against (--baseline): OpenBLAS, which every CPU stage links, or Intel's MKL or BLIS, each loaded
- * at run time with dlopen only when asked for, so that neither is needed to build or to test. */
+ * at run time with dlopen only when asked for, so that neither is needed to build or to test.
+ * Why it is one file: the three libraries are found, loaded, held to the kernels the CPU merits
+ * and timed in the same way, by the same functions (open_in, missing, check_kernels). */
 #include "baseline_blas.h"
 
 #include <cblas.h>
@@ -93,8 +95,12 @@ static void blis_threads(int t)
         blis_set_threads32(t);
 }
 
+/* The loader's error (dlerror) for the first library found that it would not load (not a shared
+ * object for this machine, a library it needs missing): such a library is not "absent". */
+static char load_error[600];
+
 /* dlopen the first of names[] found in dir ("" : the loader's own search, LD_LIBRARY_PATH
- * first); the path it came from in lib_path. */
+ * first); the path it came from in lib_path; a name there that does not load, in load_error. */
 static void *open_in(const char *dir, const char *const *names)
 {
     for (; *names; names++) {
@@ -108,8 +114,26 @@ static void *open_in(const char *dir, const char *const *names)
                                                                                      : path);
             return h;
         }
+        /* there: a file in dir; searched for by name, any error but the loader's "NAME: cannot
+         * open shared object file" about that name itself (one about a library it needs is) */
+        const char *why = dlerror();
+        const size_t nl = strlen(*names), pl = strlen(path);
+        if (!load_error[0] && why &&
+            (*dir ? access(path, F_OK) == 0
+                  : strncmp(why, *names, nl) || why[nl] != ':' || !strstr(why, "cannot open shared")))
+            snprintf(load_error, sizeof load_error, "%s%s%s", strncmp(why, path, pl) ? path : "",
+                     strncmp(why, path, pl) ? ": " : "", why); /* the file's name first */
     }
     return NULL;
+}
+
+/* Why a library was not loaded: the loader's error where it refused one it found, else absent. */
+static const char *not_loaded(const char *absent)
+{
+    static char why[700];
+    if (load_error[0])
+        snprintf(why, sizeof why, "found, but the loader refuses it: %s", load_error);
+    return load_error[0] ? why : absent;
 }
 
 /* The Python environment that `pip install mkl` put libmkl_rt in: <sys.prefix>/lib. */
@@ -165,10 +189,11 @@ static int load_mkl(void)
     if (home && *home) { /* MKL_HOME names the one to take */
         snprintf(dir, sizeof dir, "%s/lib", home);
         if (!(h = open_in(dir, names)) && !(h = open_in(home, names)))
-            return missing("mkl", "no libmkl_rt.so.3 or .so.2 in $MKL_HOME/lib or $MKL_HOME");
+            return missing("mkl", not_loaded("no libmkl_rt.so.3 or .so.2 in $MKL_HOME/lib or "
+                                             "$MKL_HOME"));
     } else if (!(h = open_in("", names)) && !(h = open_in_python(names))) {
-        return missing("mkl", "libmkl_rt.so not found (make deps-mkl installs it from PyPI; "
-                              "or set MKL_HOME)");
+        return missing("mkl", not_loaded("libmkl_rt.so not found (make deps-mkl installs it "
+                                         "from PyPI; or set MKL_HOME)"));
     }
     mkl_sgemm = (__typeof__(mkl_sgemm))dlsym(h, "cblas_sgemm");
     mkl_set_num_threads = (void (*)(int))dlsym(h, "MKL_Set_Num_Threads");
@@ -210,10 +235,10 @@ static int load_blis(void)
     if (home && *home) {
         snprintf(dir, sizeof dir, "%s/lib", home);
         if (!(h = open_in(dir, names)) && !(h = open_in(home, names)))
-            return missing("blis", "no libblis.so.4 in $BLIS_HOME/lib or $BLIS_HOME");
+            return missing("blis", not_loaded("no libblis.so.4 in $BLIS_HOME/lib or $BLIS_HOME"));
     } else if (!(h = open_in("", names))) {
-        return missing("blis", "libblis.so.4 not found (make deps-blis installs it; or set "
-                               "BLIS_HOME)");
+        return missing("blis", not_loaded("libblis.so.4 not found (make deps-blis installs it; "
+                                          "or set BLIS_HOME)"));
     }
     int (*int_size)(void) = (int (*)(void))dlsym(h, "bli_info_get_int_type_size");
     char *(*version)(void) = (char *(*)(void))dlsym(h, "bli_info_get_version_str");

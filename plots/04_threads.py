@@ -56,7 +56,8 @@ def load(path):
         device = device or r["device"]
         name, tile = split_tile(r["variant"])
         key, prev = (name, tile, r["n"]), last.get((name, tile, r["n"], r["baseline"]))
-        if prev is not None and prev["threads"] == 1 and r["threads"] == 2:
+        # (a 1-thread rate of 0 gives no speed-up: such a pair is left out)
+        if prev is not None and prev["threads"] == 1 and r["threads"] == 2 and prev["gflops"] > 0:
             pairs[key][not r["baseline"]].append((prev["gflops"], r["gflops"]))
         last[key + (r["baseline"],)] = r
     return {k: p[True] or p[False] for k, p in pairs.items()}, device

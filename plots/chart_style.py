@@ -1,5 +1,5 @@
 """chart_style.py: what every chart of this repository draws the same way, for plots/plot.py and
-each stage's NN_topic/plot.py.
+each stage's plots/NN_topic.py.
 
   Styles     a colour and a dash for each line of an axes that no other line of it shares:
              variants solid, in the ten tab10 colours and then the ten lighter tab20 ones;

@@ -40,8 +40,9 @@ Charts written (each path is printed on stdout):
 Rows with check FAIL are left out (with a warning on stderr). Line charts need
 square problems (m = n = k, plotted at n); other shapes are left out with a note.
 Repeated rows of one variant, size and thread count are combined by their median.
-Bad input (a missing file; a CSV that is binary, cut off, damaged or of an unknown header,
-plots/reader.py; no rows) exits with status 2.
+Bad input (a missing file; a CSV that is binary, cut off, damaged or of an unknown header, a
+number out of its range, a stage that is not a plain name, plots/reader.py; no rows) exits with
+status 2 and one line; no chart is written outside --out.
 """
 import argparse
 import glob
@@ -224,6 +225,15 @@ def slug(text):
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "unknown"
 
 
+def chart_path(out_dir, name):
+    """out_dir/name. A chart's name comes from the CSV (its stage; plots/reader.py refuses a stage
+    that is not a plain name): one that would be written outside out_dir, or hidden, is bad input."""
+    if name.startswith(".") or "/" in name or (os.altsep and os.altsep in name) or os.sep in name:
+        raise InputError(f"a chart named {name!r}, from a field of the CSV, would be written "
+                         f"outside {out_dir} or hidden in it: not drawn")
+    return os.path.join(out_dir, name)
+
+
 # ---------------------------------------------------------------- drawing
 
 def new_axes(title, subtitle, ylabel="GFLOP/s"):
@@ -267,7 +277,7 @@ def save(fig, ax, out_dir, name, log_y):
         ax.set_ylim(bottom=0)
     widest = max((len(t) for t in ax.get_legend_handles_labels()[1]), default=0)
     legend_below(ax, ncol=3 if 3 * widest <= 120 else 2)  # so that it never hides a line
-    path = os.path.join(out_dir, name)
+    path = chart_path(out_dir, name)
     fig.savefig(path, bbox_inches="tight")  # the legend below the axes too, however wide
     plt.close(fig)
     print(path)
@@ -506,7 +516,7 @@ def plot_progression(rows, peaks, out_dir, suffix, want):
                  fontsize=11)
     for ax, (title, mine) in zip(axes[0], panels):
         draw_progression_panel(ax, title, mine, peaks, want, gpu)
-    path = os.path.join(out_dir, f"progression{suffix}.png")
+    path = chart_path(out_dir, f"progression{suffix}.png")
     fig.savefig(path, bbox_inches="tight")
     plt.close(fig)
     print(path)
@@ -604,6 +614,9 @@ def main():
         os.makedirs(args.out, exist_ok=True)
         plot_stages(rows, peaks, args.out)
         plot_progressions(rows, peaks, args.out, args.size)
+    except InputError as e:
+        print(f"plot.py: {e}", file=sys.stderr)
+        return 2
     except OSError as e:
         print(f"plot.py: cannot write a chart: {e}", file=sys.stderr)
         return 1

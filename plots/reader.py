@@ -1,5 +1,5 @@
 """reader.py: the one reader of the CSVs the charts are drawn from, for plots/plot.py and for every
-stage's own NN_topic/plot.py.
+stage's own plots/NN_topic.py.
 
     from reader import InputError, RESULT, read_rows
     rows = read_rows(path, RESULT, stage="03_tiling")   # [{column: value}], numbers converted
@@ -13,8 +13,13 @@ with status 2 (stage_cli.run does that for a stage's script), when it is
   - another stage's: a stage column that is not the stage asked for;
   - a header alone, or empty;
   - damaged: a row with more or fewer fields than the header, or the header again;
-  - wrong in a number: a field that must be a number and is not, or is NaN or infinite; or a
-    field outside the values its column may take.
+  - wrong in a number: a field that must be a number and is not, or is NaN or infinite, or is
+    out of its column's range: below 0 (or 1 for a size, or -1 where -1 stands for "none"), or
+    past 1e15 (no measurement comes near: 1e308 GFLOP/s would overflow the charts' arithmetic);
+    or a field outside the values its column may take;
+  - a result CSV whose stage is not a plain name (letters, digits, _ . + -, a letter or digit
+    first): plots/plot.py names its charts after the stage, and '../x' or '' would write outside
+    its --out folder or a hidden file.
 A CSV written before the harness recorded the load (18 columns, no `load,ratio_spread`) is read as
 the current schema with those fields empty; lab/scripts/upgrade-csv.sh rewrites one in place.
 """
@@ -40,10 +45,12 @@ class Schema:
               missing columns' empty values)
     ints, floats  the numeric columns (space-separated); a number may be empty only where
               `empty` gives its value
-    choices   {column: (allowed values)}; patterns: {column: regular expression it matches}"""
+    choices   {column: (allowed values)}; patterns: {column: regular expression it matches}
+    least     {column: the least value a number may take} (0 where not given: 1 for the sizes,
+              -1 for a column where -1 stands for "none"); no number is past LARGEST"""
 
     def __init__(self, what, columns, ints="", floats="", empty=None, older=(), choices=None,
-                 patterns=None):
+                 patterns=None, least=None):
         self.what = what  # what a message calls it: "a result CSV (a stage's --csv)"
         self.columns = columns.split(",")
         self.headers = [self.columns] + [h.split(",") for h in older]
@@ -51,6 +58,12 @@ class Schema:
         self.empty = empty or {}
         self.choices = choices or {}
         self.patterns = {k: re.compile(v) for k, v in (patterns or {}).items()}
+        self.least = least or {}
+
+
+LARGEST = 1e15  # past any count, size, time or rate measured here (a seed may be larger)
+SIZES = {"m": 1, "n": 1, "k": 1}  # a product's dimensions: 1 at least
+STAGE_NAME = r"[0-9A-Za-z][0-9A-Za-z_.+-]*"  # a stage's name, which names plots/plot.py's charts
 
 
 RESULT = Schema(
@@ -65,42 +78,46 @@ RESULT = Schema(
     # recorded); threads: 1 where a GPU stage leaves it empty; gflops: empty where the rate means
     # nothing (alpha = 0: an early return), and such a row is left out of every chart
     empty={"threads": 1, "baseline_gflops": -1.0, "max_err_ratio": None, "load": -1.0,
-           "ratio_spread": None, "gflops": None})
+           "ratio_spread": None, "gflops": None},
+    patterns={"stage": STAGE_NAME}, least={**SIZES, "baseline_gflops": -1, "load": -1})
 PEAK = Schema("a peak CSV (make peak)", "device,measure,threads,value,unit,date",
               ints="threads", floats="value", empty={"threads": 1})
 GF256 = Schema(
     "11_gf256's CSV", "stage,variant,k,m,len,threads,timing,reps,ms_median,ms_min,gbps_in,gbps_rw,"
     "baseline,baseline_gbps_in,encode_check,decode_check,device,compiler,git,date",
     ints="k m len threads reps", floats="ms_median ms_min gbps_in gbps_rw baseline_gbps_in",
-    empty={"baseline_gbps_in": None})
+    empty={"baseline_gbps_in": None}, least={"k": 1, "m": 1, "len": 1})
 DISTRIBUTED = Schema(
     "13_distributed's CSV", "stage,variant,m,n,k,grid,ranks,threads,nb,reps,ms_median,ms_min,gflops,"
     "baseline,baseline_gflops,max_err_ratio,check,device,compiler,git,date",
     ints="m n k ranks threads nb reps", floats="ms_median ms_min gflops baseline_gflops "
     "max_err_ratio", empty={"baseline_gflops": -1.0, "max_err_ratio": None, "gflops": None},
-    patterns={"grid": r"[1-9][0-9]*x[1-9][0-9]*"})
+    patterns={"grid": r"[1-9][0-9]*x[1-9][0-9]*"},
+    least={**SIZES, "ranks": 1, "nb": 1, "baseline_gflops": -1})
 DISTRIBUTED_COMM = Schema(
     "13_distributed's --bench-comm CSV",
     "stage,transport,op,ranks,bytes,reps,us_median,us_min,gbytes_s,device,git,date",
-    ints="ranks bytes reps", floats="us_median us_min gbytes_s")
+    ints="ranks bytes reps", floats="us_median us_min gbytes_s", least={"ranks": 1})
 DISTRIBUTED_TIMELINE = Schema(
     "13_distributed's --timeline CSV", "stage,variant,m,n,k,grid,ranks,nb,rank,prow,pcol,panel,what,"
     "start_ms,end_ms,bytes,git", ints="m n k ranks nb rank prow pcol panel bytes",
     floats="start_ms end_ms", choices={"what": ("gemm", "bcast_a", "bcast_b")},
-    patterns={"grid": r"[1-9][0-9]*x[1-9][0-9]*"})
+    patterns={"grid": r"[1-9][0-9]*x[1-9][0-9]*"}, least={**SIZES, "ranks": 1, "nb": 1})
 MULTIGPU_TIMELINE = Schema(
     "10_cuda_multigpu's --timeline CSV",
     "variant,m,n,k,gpus,gpu,stream,kind,ti,tj,kc,start_ms,end_ms,bytes",
     ints="m n k gpus gpu stream ti tj kc bytes", floats="start_ms end_ms",
-    choices={"kind": ("h2d", "kernel", "d2h")})
+    choices={"kind": ("h2d", "kernel", "d2h")},
+    least={**SIZES, "gpus": 1, "stream": -1, "ti": -1, "tj": -1, "kc": -1})
 STRASSEN_BREAKDOWN = Schema(
     "06_strassen's --breakdown CSV", "stage,variant,m,n,k,threads,cutoff,reps,ms_total,"
     "ms_additions,add_gbytes,add_gbs,ms_packing_t0,device,git",
-    ints="m n k threads cutoff reps", floats="ms_total ms_additions add_gbytes add_gbs ms_packing_t0")
+    ints="m n k threads cutoff reps", floats="ms_total ms_additions add_gbytes add_gbs ms_packing_t0",
+    least=SIZES)
 TF32_ERROR = Schema(
     "lab/12_cuda_tensor_cores/tf32_error's CSV", "tool,method,model,m,n,k,seed,bound_c,"
     "max_err_ratio,max_rel_err,device,git,date", ints="m n k seed",
-    floats="bound_c max_err_ratio max_rel_err")
+    floats="bound_c max_err_ratio max_rel_err", least=SIZES)
 SCHEMAS = (RESULT, PEAK, GF256, DISTRIBUTED, DISTRIBUTED_COMM, DISTRIBUTED_TIMELINE,
            MULTIGPU_TIMELINE, STRASSEN_BREAKDOWN, TF32_ERROR)
 
@@ -119,8 +136,9 @@ def read_text(path):
                          "not UTF-8): a binary or compressed file?") from None
 
 
-def number(text, kind, where, column, empty=...):
-    """One field as kind (int or float); an empty field gives `empty` where it may be empty."""
+def number(text, kind, where, column, empty=..., least=0):
+    """One field as kind (int or float), from least to LARGEST (a seed: any size); an empty field
+    gives `empty` where it may be empty."""
     if text == "" and empty is not ...:
         return empty
     try:
@@ -129,6 +147,9 @@ def number(text, kind, where, column, empty=...):
         value = math.nan
     if not math.isfinite(value):
         raise InputError(f"{where}: {column} is {text!r}, not a number")
+    if value < least or (value > LARGEST and column != "seed"):
+        raise InputError(f"{where}: {column} is {text!r}: out of range (at least {least:g}, "
+                         f"at most {LARGEST:g})")
     return value
 
 
@@ -180,7 +201,8 @@ def convert(schema, header, fields, where, stage):
             row[column] = schema.empty.get(column, "")
         elif column in schema.ints or column in schema.floats:
             kind = int if column in schema.ints else float
-            row[column] = number(row[column], kind, where, column, schema.empty.get(column, ...))
+            row[column] = number(row[column], kind, where, column, schema.empty.get(column, ...),
+                                 schema.least.get(column, 0))
         elif column in schema.choices and row[column] not in schema.choices[column]:
             raise InputError(f"{where}: {column} is {row[column]!r}, not one of "
                              f"{', '.join(schema.choices[column])}")

@@ -1,4 +1,4 @@
-"""stage_cli.py: the command line a stage's own plot.py shares (NN_topic/plot.py RESULTS.csv OUT.png).
+"""stage_cli.py: the command line a stage's own chart shares (plots/NN_topic.py RESULTS.csv OUT.png).
 
     from stage_cli import run
     if __name__ == "__main__":

@@ -4,6 +4,7 @@
 # SCALAPACK_BUNDLE_DIR (default .scalapack-bundle in the repository root) copied to
 # build/dist-lib, with the libraries it needs from SCALAPACK_BUNDLE_DIR/fallback where this
 # machine lacks them. Sets scal: that folder, or empty.
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 scal=""
 probe='void psgemm_(void); int main(void) { psgemm_(); return 0; }'
 # shellcheck disable=SC2046

@@ -10,6 +10,7 @@
 #   RUN_SMALL=1     a few seconds per stage (small sizes, few repetitions): the charts'
 #                   test (tests/test_run_charts.sh) draws them from this
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 out=${RUN_OUT:-results/local}
 mkdir -p "$out"
@@ -19,7 +20,7 @@ rm -f "$out"/*.csv "$out"/figures/*.png
 lock=scripts/bench-lock # each timed run takes the benchmark lock (re-entrant)
 small=${RUN_SMALL:-0}
 
-# What a stage runs beyond its default sweep: what its own chart (NN_topic/plot.py) needs,
+# What a stage runs beyond its default sweep: what its own chart (plots/NN_topic.py) needs,
 # which the default does not measure (03: a few tiles; 04: 1 and 2 threads).
 stage_args() {
     case $1 in
@@ -67,8 +68,8 @@ if py=$(scripts/find-python.sh); then
     charts=$(mktemp)
     trap 'rm -f "$log" "$charts"' EXIT
     "$py" plots/plot.py --out "$out/figures" "$out" >"$charts"
-    for p in [0-9][0-9]_*/plot.py; do # stages with a chart (or a CSV schema) of their own
-        s=$(dirname "$p")
+    for p in plots/[0-9][0-9]_*.py; do # stages with a chart (or a CSV schema) of their own
+        s=$(basename "$p" .py)
         [ -f "$out/$s.csv" ] || continue
         # exit 77: this CSV lacks what the stage's chart needs; the generic chart stays
         "$py" "$p" "$out/$s.csv" "$out/figures/$s.png" >>"$charts"

@@ -12,6 +12,7 @@
 #   quiet machine they do not (tried only when the machine is quiet).
 # Prints PASS:/FAIL:/SKIP: lines (tests/run-tests.sh tallies them); exits 0.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 LOG=build/test-logs/baseline-core
 rm -rf "$LOG"

@@ -3,11 +3,13 @@
 # anything. Where MKL or BLIS is installed the run must check its rows and name the library in the
 # CSV's baseline column; where it is not, exit 77 with one line on stderr and nothing on stdout.
 # MKL_HOME and BLIS_HOME pointing at an empty folder take the "not installed" path even where
-# the library is there. --baseline bogus, or any --baseline in a stage with one baseline of its
+# the library is there; one that is there but will not load (a text file under its name, a
+# library it needs missing) is skipped with the loader's error, not called absent. --baseline bogus, or any --baseline in a stage with one baseline of its
 # own (the GPU stages, 13), exits 2 with one line. And one thing that skewed every ratio at small
 # sizes: 05 read the cache sizes from sysfs at every call (counted with strace where there is one).
 # Prints PASS:/FAIL:/SKIP: lines (tests/run-tests.sh tallies them); exits 0.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 LOG=build/test-logs/baselines
 rm -rf "$LOG"
@@ -42,11 +44,13 @@ refused() {
     fi
 }
 
+NAIVE=01_naive/naive
 declare -A prefix=([openblas]=OpenBLAS [mkl]=MKL- [blis]=BLIS-)
 cpu_stages=$(make -s list-stages | awk '$3 == "cpu" {print $1 "/" $2}')
 for bin in $cpu_stages; do
     dir=${bin%/*} prog=${bin#*/}
     [ "$dir" = 11_gf256 ] && continue # not a float GEMM: no BLAS baseline
+    [ "$dir" = 13_distributed ] && continue # ScaLAPACK's, its own: refused below, with the GPU stages
     if [ ! -x "$bin" ]; then
         fail "$dir: $bin not built"
         continue
@@ -94,6 +98,51 @@ for bin in $cpu_stages; do
     refused "$dir: --baseline with no value" "$prog-novalue" "--baseline needs a value" \
         "$bin" -m 7 --baseline
 done
+
+# A library that is there but will not load is not "not installed": the message gives the
+# loader's error (it said "no libmkl_rt.so.3 or .so.2" of a libmkl_rt.so.2 it could not load).
+# A text file under the library's name, in MKL_HOME and in BLIS_HOME; and a library found by the
+# loader's search whose own dependency is missing.
+BAD=$(mktemp -d)
+trap 'rmdir "$EMPTY"; rm -rf "$BAD"' EXIT
+echo 'not a shared object' >"$BAD/libmkl_rt.so.2"
+echo 'not a shared object' >"$BAD/libblis.so.4"
+run mkl-unloadable env MKL_HOME="$BAD" $NAIVE --baseline mkl -m 7
+skipped "01_naive: MKL_HOME holding an unloadable libmkl_rt.so.2" mkl-unloadable
+grep -qF "found, but the loader refuses it: $BAD/libmkl_rt.so.2: " "$LOG/mkl-unloadable.err" &&
+    pass "01_naive: an unloadable libmkl_rt.so.2 is named with the loader's error" ||
+    fail "01_naive: an unloadable libmkl_rt.so.2: '$(cat "$LOG/mkl-unloadable.err")' (want the loader's error on $BAD/libmkl_rt.so.2)"
+run blis-unloadable env BLIS_HOME="$BAD" $NAIVE --baseline blis -m 7
+skipped "01_naive: BLIS_HOME holding an unloadable libblis.so.4" blis-unloadable
+grep -qF "found, but the loader refuses it: $BAD/libblis.so.4: " "$LOG/blis-unloadable.err" &&
+    pass "01_naive: an unloadable libblis.so.4 is named with the loader's error" ||
+    fail "01_naive: an unloadable libblis.so.4: '$(cat "$LOG/blis-unloadable.err")' (want the loader's error on $BAD/libblis.so.4)"
+mkdir "$BAD/dep"
+echo 'int gemm_test_gone(void) { return 1; }' >"$BAD/gone.c"
+echo 'int gemm_test_gone(void); int cblas_sgemm(void) { return gemm_test_gone(); }' >"$BAD/rt.c"
+if gcc -shared -fPIC -o "$BAD/libgemm_test_gone.so" "$BAD/gone.c" &&
+    gcc -shared -fPIC -o "$BAD/dep/libmkl_rt.so.3" "$BAD/rt.c" -L"$BAD" -lgemm_test_gone; then
+    rm "$BAD/libgemm_test_gone.so"
+    run mkl-nodep env -u MKL_HOME LD_LIBRARY_PATH="$BAD/dep" $NAIVE --baseline mkl -m 7
+    skipped "01_naive: a libmkl_rt.so.3 on LD_LIBRARY_PATH whose own library is missing" mkl-nodep
+    grep -qF "found, but the loader refuses it: libmkl_rt.so.3: libgemm_test_gone.so: " "$LOG/mkl-nodep.err" &&
+        pass "01_naive: a libmkl_rt.so.3 missing a library it needs: the loader names that library" ||
+        fail "01_naive: a libmkl_rt.so.3 missing a library: '$(cat "$LOG/mkl-nodep.err")' (want libgemm_test_gone.so named)"
+else
+    fail "tests/baselines.sh: gcc -shared failed (the test's own libraries)"
+fi
+
+# OpenBLAS under a memory limit (README, troubleshooting): as it loads, before main, it reserves
+# 128 MiB for each OpenMP thread and asks again for ever when refused (100% CPU, even for --help).
+# The README's way out, one thread, must start under 300000 KiB; timeout bounds a hang (124).
+(ulimit -v 300000 && OMP_NUM_THREADS=1 exec timeout 20 $NAIVE --help) >"$LOG/ulimit-help.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q '^usage' "$LOG/ulimit-help.out" &&
+    pass "01_naive --help under ulimit -v 300000 with OMP_NUM_THREADS=1 (the README's advice): exit 0" ||
+    fail "01_naive --help under ulimit -v 300000 with OMP_NUM_THREADS=1: exit $rc (124: OpenBLAS spun as it loaded; README's troubleshooting is wrong)"
+grep -q 'OMP_NUM_THREADS=1 ./01_naive/naive --help' README.md &&
+    pass "README's troubleshooting gives that command" ||
+    fail "README.md no longer shows the command tested here (ulimit -v 300000; OMP_NUM_THREADS=1 ./01_naive/naive --help)"
 
 # MKL itself ran the baseline's calls: its verbose mode logs each one (as column-major, N x M)
 run simd-mkl-verbose env MKL_VERBOSE=1 05_simd/simd --baseline mkl -m 33 -n 17 -k 5 --reps 1

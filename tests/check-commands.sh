@@ -47,6 +47,7 @@
 # "N passed, N failed, N skipped". The logic is in tests/check_commands.py (Python 3, standard
 # library only). make test runs this; make test-gpu runs it with --gpu.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 PY=$(command -v python3 || true)
 if [ -z "$PY" ]; then echo "SKIP: no python3 (scripts/install-deps.sh installs it)"; echo; echo "0 passed, 0 failed, 1 skipped"; exit 0; fi

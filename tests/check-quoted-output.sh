@@ -7,6 +7,7 @@
 # same lines still come out; on one without x86 the case is skipped.
 # Prints PASS:/FAIL:/SKIP: lines (tests/run-tests.sh tallies them); exits 0.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 LOG=build/test-logs/quoted-output
 mkdir -p "$LOG"

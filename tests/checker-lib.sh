@@ -27,3 +27,23 @@ check() {
         echo "FAIL: $desc"; failed=$((failed + 1))
     fi
 }
+
+# comma_locale [ROOT]: sets COMMA to the env(1) arguments of a locale whose decimal point is a comma
+# (de_DE.UTF-8: the machine's, else built once into ROOT/build/locale by localedef, about 5 s), or to
+# "" where none can be had (then say SKIP in a line). The scripts set LC_ALL=C themselves; a test
+# runs them under this to see that they do.
+comma_locale() {
+    COMMA=
+    if [ "$(env LC_ALL=de_DE.UTF-8 locale decimal_point 2>/dev/null)" = , ]; then
+        COMMA="LC_ALL=de_DE.UTF-8"
+        return
+    fi
+    cl_dir=${1:-$(pwd)}/build/locale
+    [ -d "$cl_dir/de_DE.UTF-8" ] || { mkdir -p "$cl_dir" &&
+        localedef -i de_DE -f UTF-8 "$cl_dir/de_DE.UTF-8" >/dev/null 2>&1; }
+    if [ "$(env LOCPATH="$cl_dir" LC_ALL=de_DE.UTF-8 locale decimal_point 2>/dev/null)" = , ]; then
+        COMMA="LOCPATH=$cl_dir LC_ALL=de_DE.UTF-8"
+    else
+        rm -rf "$cl_dir/de_DE.UTF-8" # (a build cut short: tried again next time)
+    fi
+}

@@ -26,6 +26,7 @@
 # PASS:/FAIL:/SKIP: lines, then "N passed, N failed, N skipped"; exit 0 when nothing failed.
 #   CPU_CLASSES="AVX2+FMA,no SIMD extension"   only these classes (default: every one)
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 TOP=build/test-logs/cpu-classes
 rm -rf "$TOP"

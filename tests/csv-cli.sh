@@ -9,6 +9,14 @@
 #   under `ulimit -f 1` every line of the file is a whole row; `--csv -` makes standard output
 #   a valid CSV; a second run appends rows under the one header; a skipped run (exit 77)
 #   leaves no file behind.
+#   Every program: a run that ends before its first row leaves no file, skipped (77: MKL, a GPU it
+#   lacks; 12's --fp32 too) or refused after the open (2: buffers it cannot allocate under
+#   ulimit -d), and 11 refuses a length it cannot hold before it prints anything; --csv F > F
+#   (standard output redirected into the CSV) is refused: exit 2, one line, F empty; with >> F
+#   as it was.
+#   Decimal-comma locales: every shell script of lab/, scripts/ and tests/ that reads or prints
+#   numbers sets LC_ALL=C near its top; scripts/run-all.sh counts busy rows right under
+#   de_DE.UTF-8 (built by localedef where the machine has none; else SKIP).
 #   Pipes and FIFOs: --csv /dev/stdout into `head -n 2` or `cat`, and onto a FIFO with a reader
 #   (one that leaves after a line too): the header and whole rows, and the run ends.
 #   Runs creating one new file at once: one header and every run's rows (two runs whose opens a
@@ -16,7 +24,9 @@
 #   skipped run that removes the file it made keeps the row of a run that opened it meanwhile.
 #   A CSV with CRLF line ends is refused as such.
 #   lab/scripts/upgrade-csv.sh: a last row with no newline, a row cut short, a row of 20 fields:
-#   exit 2, one line, the file as it was; a whole file upgraded; CRLF made LF, and said.
+#   exit 2, one line, the file as it was; a whole file upgraded; CRLF made LF, and said; written
+#   through a symbolic link, hard links and mode 640 kept, -n.csv upgraded; a line for each file,
+#   exit 2 where one (empty, another schema, missing) could not be upgraded.
 #   --csv with a mode that writes no rows (--edges, 12's --probe, 14's --peak and --probe): exit
 #   2, one line. --alpha 0:
 #   no rate ("-" in the table, gflops empty in the CSV). `make stage` lists the stages.
@@ -33,6 +43,7 @@
 #   (abc, 8.6, sm_86, 9): exit 2, one line.
 # Prints PASS:/FAIL:/SKIP: lines (tests/run-tests.sh tallies them); exits 0.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 LOG=build/test-logs/csv-cli
 rm -rf "$LOG"
@@ -271,6 +282,49 @@ upgrade crlf "%s\r\n%s\r\n%s\r\n"
     grep -q 'CRLF line ends made LF' "$LOG/up-crlf.out" &&
     pass "upgrade-csv: an 18-column file with CRLF line ends -> upgraded and made LF, and said: $(cat "$LOG/up-crlf.out")" ||
     fail "upgrade-csv: a CRLF file -> exit $rc, '$(cat "$LOG/up-crlf.out" "$LOG/up-crlf.err")' (want it upgraded, LF, and said)"
+# links, modes and odd names kept: the file is rewritten in place, through a symbolic link (the
+# link was replaced by a regular file, the target left old), keeping hard links (they were split)
+# and the mode (640 became 644); a file named -n.csv is upgraded (it was skipped, exit 0). Every
+# file gets a line, and one that cannot be upgraded is exit 2 (an empty file or another schema was
+# exit 0 and nothing said).
+mkdir -p "$T/up-links"
+printf '%s\n%s\n%s\n' "$OLD18" "$ROW18" "$ROW18" >"$T/up-links/target.csv"
+ln -s target.csv "$T/up-links/link.csv"
+cp "$T/up-links/target.csv" "$T/up-links/hard.csv"
+ln "$T/up-links/hard.csv" "$T/up-links/hard2.csv"
+cp "$T/up-links/target.csv" "$T/up-links/mode.csv"
+chmod 640 "$T/up-links/mode.csv"
+cp "$T/up-links/target.csv" "$T/up-links/-n.csv"
+(cd "$T/up-links" && sh "$OLDPWD/lab/scripts/upgrade-csv.sh" link.csv hard.csv mode.csv -n.csv) \
+    >"$LOG/up-links.out" 2>"$LOG/up-links.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l <"$LOG/up-links.out")" -eq 4 ] && [ ! -s "$LOG/up-links.err" ] &&
+    pass "upgrade-csv: four files, exit 0, a line each: $(paste -sd';' "$LOG/up-links.out")" ||
+    fail "upgrade-csv: link, hard link, mode, -n.csv -> exit $rc: $(cat "$LOG/up-links.out" "$LOG/up-links.err" | paste -sd';' -)"
+[ -L "$T/up-links/link.csv" ] && lines_ok "$T/up-links/target.csv" 2 &&
+    pass "upgrade-csv: through a symbolic link: the link kept, its target upgraded" ||
+    fail "upgrade-csv: a symbolic link: $([ -L "$T/up-links/link.csv" ] && echo "its target not upgraded" || echo "replaced by a regular file")"
+[ "$T/up-links/hard.csv" -ef "$T/up-links/hard2.csv" ] && lines_ok "$T/up-links/hard2.csv" 2 &&
+    pass "upgrade-csv: a file with two hard links: still one file, upgraded under both names" ||
+    fail "upgrade-csv: a hard link was split (the other name keeps the old text)"
+[ "$(ls -l "$T/up-links/mode.csv" | cut -c1-10)" = -rw-r----- ] && lines_ok "$T/up-links/mode.csv" 2 &&
+    pass "upgrade-csv: mode 640 kept" || fail "upgrade-csv: mode 640 became $(ls -l "$T/up-links/mode.csv" | cut -c1-10)"
+lines_ok "$T/up-links/-n.csv" 2 && pass "upgrade-csv: a file named -n.csv upgraded" ||
+    fail "upgrade-csv: a file named -n.csv not upgraded"
+# files it cannot upgrade, among one it can and one already current: a line each, exit 2
+: >"$T/up-links/empty.csv"
+printf 'a,b\n1,2\n' >"$T/up-links/other.csv"
+printf '%s\n%s\n' "$OLD18" "$ROW18" >"$T/up-links/fine.csv"
+run up-mixed sh lab/scripts/upgrade-csv.sh "$T/up-links/empty.csv" "$T/up-links/other.csv" \
+    "$T/up-links/target.csv" "$T/up-links/fine.csv" "$T/up-links/none.csv"
+if [ $rc -eq 2 ] && [ "$(wc -l <"$LOG/up-mixed.err")" -eq 3 ] && [ "$(wc -l <"$LOG/up-mixed.out")" -eq 2 ] &&
+    grep -q 'empty.csv: empty' "$LOG/up-mixed.err" && grep -q 'other.csv: not a result CSV' "$LOG/up-mixed.err" &&
+    grep -q 'none.csv: no such file' "$LOG/up-mixed.err" && grep -q 'target.csv: already has the current header' "$LOG/up-mixed.out" &&
+    lines_ok "$T/up-links/fine.csv" 1 && [ ! -s "$T/up-links/empty.csv" ]; then
+    pass "upgrade-csv: empty, other schema, current, old, missing -> exit 2, one line each, the old one upgraded"
+else
+    fail "upgrade-csv: empty, other schema, current, old, missing -> exit $rc: $(cat "$LOG/up-mixed.out" "$LOG/up-mixed.err" | paste -sd';' -)"
+fi
 
 # ---- a mode that writes no rows, with --csv: one line, exit 2, no file (it was dropped
 # without a word)
@@ -360,6 +414,124 @@ if [ -n "$NO512" ]; then
         fail "05: skipped run -> exit $rc, file $( [ -e "$T/skip.csv" ] && echo left || echo absent)"
     refused "05: a bad --csv with a kernel this CPU lacks (2 comes before 77)" 05-csv-first \
         $SIMD --variant avx512_6x64 -m 8 --csv "$T/no/such/x.csv"
+fi
+
+# ---- a run that ends before its first row leaves no file behind, in every program: skipped
+# (exit 77: MKL or a GPU it lacks) or refused after the file was opened (exit 2: buffers it cannot
+# allocate under a limit on its data, ulimit -d). The file used to keep its header alone. Under the
+# limit each program gets one OpenMP and one OpenBLAS thread (OpenBLAS reserves 128 MiB a thread as
+# it loads, before main: README, troubleshooting), and 30 s. 11 refuses a length it cannot hold
+# before it prints anything (it printed its header and table head first).
+EMPTY_HOME=$T/no-mkl
+mkdir -p "$EMPTY_HOME"
+limited() { # limited COMMAND...: under a data limit of about 1 GB, one thread, 30 s at most
+    (ulimit -d 1000000 && OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 exec timeout 30 "$@")
+}
+# no_file DESC TAG WANT: the last run (run TAG ...) exited WANT and left no $T/end-TAG.csv
+no_file() {
+    if [ "$rc" -eq "$3" ] && [ ! -e "$T/end-$2.csv" ]; then
+        pass "$1 -> exit $3, no file left: $(cat "$LOG/end-$2.out" "$LOG/end-$2.err" | tail -n 1)"
+    else
+        fail "$1 -> exit $rc (want $3), $([ -e "$T/end-$2.csv" ] && echo "left $(wc -l <"$T/end-$2.csv") line(s) in the file" || echo "no file")"
+    fi
+}
+while read -r dir prog kind; do
+    [ -x "$dir/$prog" ] || continue
+    p=$dir/$prog
+    if [ "$kind" = gpu ]; then # no GPU here: 77 before any row (12's --fp32 as well)
+        for mode in "" --fp32; do
+            [ -n "$mode" ] && [ "$dir" != 12_cuda_tensor_cores ] && continue
+            tag=$prog${mode:+-fp32}
+            run "end-$tag" "$p" $mode -m 7 --no-baseline --reps 1 --csv "$T/end-$tag.csv"
+            [ "$rc" -eq 0 ] && { skip "$dir $mode: a GPU is present: its skip not tried"; continue; }
+            no_file "$dir${mode:+ $mode}: no GPU" "$tag" 77
+        done
+        continue
+    fi
+    case $dir in
+        11_gf256) skip_args=(--variant gpu_tables --len 8) big=(--len 64M) ;;
+        13_distributed) skip_args=(--variant summa_nccl -m 8) big=(-m 12000 --threads 1) ;;
+        *) skip_args=(--baseline mkl -m 8) big=(-m 12000) ;;
+    esac
+    run "end-$prog-skip" env MKL_HOME="$EMPTY_HOME" "$p" "${skip_args[@]}" --reps 1 --csv "$T/end-$prog-skip.csv"
+    no_file "$dir ${skip_args[*]}: skipped" "$prog-skip" 77
+    run "end-$prog-big" limited "$p" "${big[@]}" --no-baseline --reps 1 --csv "$T/end-$prog-big.csv"
+    no_file "$dir ${big[*]} under ulimit -d 1000000: refused" "$prog-big" 2
+    if [ "$dir" = 11_gf256 ]; then
+        [ ! -s "$LOG/end-$prog-big.out" ] && [ "$(wc -l <"$LOG/end-$prog-big.err")" -eq 1 ] &&
+            pass "$dir ${big[*]}: refused before it prints anything" ||
+            fail "$dir ${big[*]}: $(wc -l <"$LOG/end-$prog-big.out") line(s) on stdout, $(wc -l <"$LOG/end-$prog-big.err") on stderr before the refusal (want 0 and 1)"
+    fi
+done < <(make -s list-stages)
+
+# ---- --csv onto the file standard output is redirected into: the table would write over the rows.
+# Refused before any work, in every CPU program (common/csv.c): exit 2, one line, nothing written;
+# a CSV appended to (>>) stays as it was
+$NAIVE -m 8 --no-baseline --reps 1 --csv "$T/same-orig.csv" >/dev/null 2>&1
+while read -r dir prog kind; do
+    [ "$kind" = cpu ] && [ -x "$dir/$prog" ] || continue
+    size=(-m 8)
+    [ "$dir" = 11_gf256 ] && size=(--len 64)
+    "$dir/$prog" "${size[@]}" --reps 1 --csv "$T/same-$prog.csv" >"$T/same-$prog.csv" 2>"$LOG/same-$prog.err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$LOG/same-$prog.err")" -eq 1 ] && [ ! -s "$T/same-$prog.csv" ]; then
+        pass "$dir: --csv F > F -> exit 2, F left empty: $(cat "$LOG/same-$prog.err")"
+    else
+        fail "$dir: --csv F > F -> exit $rc, $(wc -l <"$LOG/same-$prog.err") line(s) on stderr, $(wc -c <"$T/same-$prog.csv") bytes in F (want 2, 1, 0)"
+    fi
+done < <(make -s list-stages)
+cp "$T/same-orig.csv" "$T/same-append.csv"
+$NAIVE -m 8 --no-baseline --reps 1 --csv "$T/same-append.csv" >>"$T/same-append.csv" 2>"$LOG/same-append.err"
+rc=$?
+[ $rc -eq 2 ] && cmp -s "$T/same-append.csv" "$T/same-orig.csv" &&
+    pass "harness: --csv F >> F -> exit 2, F as it was" ||
+    fail "harness: --csv F >> F -> exit $rc, F $(cmp -s "$T/same-append.csv" "$T/same-orig.csv" && echo unchanged || echo changed)"
+
+# ---- decimal-comma locales: under LC_ALL=de_DE.UTF-8 Debian's awk (mawk) read "40.91" as 40, and
+# make run counted 79 busy rows of 172. Every shell script that reads or prints numbers (awk,
+# sort -n or -g, bc, printf of a float) sets LC_ALL=C in its first 60 lines (LC_ALL: it overrides
+# the user's LC_NUMERIC, and the user's own LC_ALL). scripts/grade*.sh and scripts/graders/ are
+# being rewritten: a SKIP for each until they do too.
+nolocale=
+while read -r f; do
+    case $f in *.sh) ;; *) head -n 1 "$f" | grep -q '^#!.*sh' || continue ;; esac
+    grep -qE "awk|sort -[a-zA-Z]*[ng]|printf .*%[0-9.]*[feg]|(^|[^a-z])bc( |$)" "$f" || continue
+    head -n 60 "$f" | grep -qE '^export LC_ALL=C( |$)' && continue
+    case $f in
+        scripts/grade*.sh | scripts/graders/*) skip "$f reads numbers without LC_ALL=C (being rewritten: to add)" ;;
+        *) nolocale="$nolocale $f" ;;
+    esac
+done < <(git ls-files lab scripts tests)
+[ -z "$nolocale" ] && pass "every script of lab/, scripts/ and tests/ that reads numbers sets LC_ALL=C near its top" ||
+    fail "scripts that read numbers in the user's locale (no 'export LC_ALL=C' in their first 60 lines):$nolocale"
+# scripts/run-all.sh's counting, run under de_DE.UTF-8 on a stage whose rows have known loads (a
+# copy of the script in a tree of its own: a stand-in make and stage, no charts): 3 of its 5 rows
+# were measured busy (0.5 cores or more: 0.73, 1.5 and 40.91)
+comma_locale
+if [ -n "$COMMA" ]; then
+    R=$T/run-tree
+    mkdir -p "$R/scripts" "$R/bin" "$R/build" "$R/01_fake"
+    cp scripts/run-all.sh scripts/bench-lock scripts/have-bench-lock scripts/find-python.sh "$R/scripts/"
+    printf '#!/bin/sh\n[ "$2" = list-stages ] && echo "01_fake fake cpu"\nexit 0\n' >"$R/bin/make"
+    printf '#!/bin/sh\nexit 0\n' >"$R/build/peak"
+    { echo '#!/bin/sh'
+      echo 'csv=$2'  # run-all.sh passes --csv FILE first
+      echo "echo '$HEADER' >\"\$csv\""
+      for load in 0.73 1.5 0.2 40.91 ""; do
+          echo "echo '01_fake,ijk,8,8,8,1,1,0.1,0.1,10.25,,,0.1,PASS,cpu,gcc,0,2026-11-28T00:00:00Z,$load,' >>\"\$csv\""
+      done
+      echo 'echo "5 passed, 0 failed"'; } >"$R/01_fake/fake"
+    chmod +x "$R/bin/make" "$R/build/peak" "$R/01_fake/fake"
+    run run-all-comma env $COMMA PATH="$R/bin:$PATH" RUN_OUT="$R/out" PLOT_PYTHON=none \
+        GEMM_BENCH_LOCK="$T/run-tree.lock" bash "$R/scripts/run-all.sh"
+    if [ $rc -eq 0 ] && grep -q '^warning: 3 rows were measured while other processes kept cores busy' "$LOG/run-all-comma.out" &&
+        [ "$(tail -n 1 "$LOG/run-all-comma.out")" = "5 passed, 0 failed, 0 skipped" ]; then
+        pass "run-all.sh under $COMMA: 3 busy rows of 5 (loads 0.73, 1.5, 40.91), 5 passed"
+    else
+        fail "run-all.sh under $COMMA: exit $rc, '$(grep -m1 '^warning: [0-9]* rows\|^load:' "$LOG/run-all-comma.out")', last line '$(tail -n 1 "$LOG/run-all-comma.out")' (want 3 busy rows, 5 passed; $LOG/run-all-comma.*)"
+    fi
+else
+    skip "no decimal-comma locale here (de_DE.UTF-8 neither installed nor built by localedef): run-all.sh's counting not tried under one"
 fi
 
 # ---- 10's --timeline: checked before any device is asked, and a run that never writes it (no

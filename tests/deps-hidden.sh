@@ -12,6 +12,7 @@
 #   nvcc         make NVCC=
 # .ci/run runs make test, which runs this. Prints PASS:/FAIL:/SKIP: lines; exits 0.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 LOG=build/test-logs/deps-hidden
 rm -rf "$LOG"

@@ -29,6 +29,7 @@
 # the form of the verdict: a ratio with its spread, or "too noisy to judge".
 # Prints PASS:/FAIL: lines (tests/lib.sh's tally counts them in make test); exit 1 if any FAIL.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 root=$PWD
 scratch=$(mktemp -d /tmp/grade-check.XXXXXX)

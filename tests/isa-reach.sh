@@ -15,6 +15,7 @@
 # with the chain of calls from main) and exits 1; prints nothing and exits 0 when there is none;
 # exits 2 on a usage error or without objdump.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 prog=${1:-} class=${2:-}
 case $class in haswell | nehalem) ;; *) echo "usage: $0 PROGRAM haswell|nehalem" >&2; exit 2 ;; esac
 [ -f "$prog" ] || { echo "$0: no program '$prog'" >&2; exit 2; }

@@ -2,6 +2,7 @@
 # tests/run-tests-gpu.sh, after each has set LOG, its log folder): the counts, the verdict line,
 # running a command for an exit status, tallying a checker script's PASS:/FAIL:/SKIP: lines, the
 # checks of a GEMM stage (with the runner's OPTION_SETS) and a run under compute-sanitizer.
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 pass=0 fail=0 skip=0
 ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }

@@ -40,6 +40,7 @@
 # compiler is missing (QEMU_X86_64=none QEMU_AARCH64=none hides qemu: tests/deps-hidden.sh);
 # scripts/install-deps.sh installs them on Debian/Ubuntu.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 OUT=build/port
 LOG=$OUT/logs

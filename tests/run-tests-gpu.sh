@@ -15,6 +15,7 @@
 # nothing was tested, and that is not a pass.
 #   tests/run-tests-gpu.sh [NN ...]     only these stages (make test-gpu STAGES="07 11")
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 LOG=build/test-gpu-logs

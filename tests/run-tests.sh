@@ -33,6 +33,7 @@
 # instead of 2-6 (its first lines say "# checks: own"); a GEMM stage's tests/stages/NN_topic.sh runs after them.
 # Ends with "N passed, N failed, N skipped".
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 LOG=build/test-logs

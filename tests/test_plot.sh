@@ -1,7 +1,10 @@
 #!/bin/sh
 # test_plot.sh: plots/plot.py on the CSV fixture in tests/fixtures/results.
 # Checks that every expected chart is written as a PNG, that FAIL rows are
-# skipped with a warning, and that bad input exits with status 2; that every
+# skipped with a warning, and that bad input exits with status 2 (a rate
+# out of range, a stage that would name a chart outside --out among it);
+# that every chart script ends in exit 0, 77 or 2 with one line, never a
+# traceback, on CSVs with a number made absurd (tests/plot_bad_values.py); that every
 # stage's own plot.py refuses bad CSVs (cut off, binary, empty, damaged,
 # another stage's or schema's) the same way, through plots/reader.py; that no
 # two lines of a chart share colour and dash; that tests/chart-check finds the
@@ -13,6 +16,7 @@
 # Python with matplotlib is found (the "skipped" convention of make test).
 # Usage: sh tests/test_plot.sh   (from the repository root or anywhere)
 
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 root=$(cd "$(dirname "$0")/.." && pwd)
 plot="$root/plots/plot.py"
 fixture="$root/tests/fixtures/results"
@@ -45,6 +49,20 @@ for name in $expected; do
     check "$name.png is printed on stdout" grep -qx "$tmp/all/$name.png" "$tmp/all.out"
 done
 check "only the expected charts are written" [ "$(ls "$tmp/all" | wc -l)" -eq 9 ]
+# The same charts, byte for byte, under a decimal-comma locale (de_DE.UTF-8, as a user in Germany
+# runs make run; tests/checker-lib.sh builds it where the machine has none)
+comma_locale "$root"
+if [ -n "$COMMA" ]; then
+    # shellcheck disable=SC2086  # COMMA is env's arguments
+    env $COMMA "$PY" "$plot" --out "$tmp/comma" "$fixture" >"$tmp/comma.out" 2>"$tmp/comma.err"
+    rc=$?
+    same=0
+    for png in "$tmp"/all/*.png; do cmp -s "$png" "$tmp/comma/$(basename "$png")" && same=$((same + 1)); done
+    check "plot.py under $COMMA: exit $rc (want 0), $same of $(ls "$tmp"/all/*.png | wc -l) charts the same as in the C locale" \
+        [ $rc -eq 0 -a "$same" -eq "$(ls "$tmp"/all/*.png | wc -l)" -a "$(ls "$tmp/comma" | wc -l)" -eq "$same" ]
+else
+    echo "SKIP: no decimal-comma locale here (de_DE.UTF-8 neither installed nor built by localedef): plot.py not tried under one"
+fi
 check "the FAIL row is skipped with a warning" \
     grep -q "warning: skipping FAIL row: 04_threads omp_rows 64x64x64" "$tmp/all.err"
 
@@ -189,20 +207,54 @@ check "a CSV with no rows exits 2" exits_2 "$tmp/empty.csv"
 check "a non-number in gflops exits 2" exits_2 "$tmp/nan.csv"
 check "a folder without CSVs exits 2" exits_2 "$tmp/nocsv"
 check "--size 0 exits 2" exits_2 --size 0 "$fixture"
+# ... a rate out of range (it was a traceback, exit 1); a stage that is not a plain name, which
+# names the charts ('../escaped' wrote $tmp/escaped.png, outside --out; '' a hidden .png)
+refused_nowhere() { # the fixture with field $1 of its first row set to $2: exit 2, no chart anywhere
+    awk -F, -v OFS=, -v c="$1" -v v="$2" 'NR == 2 { $c = v } 1' "$fixture/01_naive.csv" >"$tmp/field.csv"
+    rm -rf "$tmp/bad" "$tmp/escaped.png"
+    exits_2 "$tmp/field.csv" && [ ! -e "$tmp/escaped.png" ] && [ -z "$(ls -A "$tmp/bad" 2>/dev/null)" ]
+}
+check "gflops -5 exits 2, one line, no chart" refused_nowhere 10 -5
+check "gflops 1e308 exits 2, one line, no chart" refused_nowhere 10 1e308
+check "stage '../escaped' exits 2, one line, no chart (it wrote ../escaped.png beside --out)" \
+    refused_nowhere 1 ../escaped
+check "an empty stage exits 2, one line, no chart (it wrote a hidden .png)" refused_nowhere 1 ""
+check "plot.chart_path refuses a chart name that leaves --out or hides the chart" \
+    sh -c 'cd "$1/plots" && "$2" -c "
+import plot
+for name in (\"../x.png\", \".png\", \"a/b.png\"):
+    try:
+        plot.chart_path(\"out\", name)
+        raise SystemExit(1)
+    except plot.InputError:
+        pass
+print(plot.chart_path(\"out\", \"01_naive.png\"))" >/dev/null 2>&1' - "$root" "$PY"
+
+# Every chart script on CSVs with one number made absurd (-5, 1e308; the drawn rate 0, -5 and
+# 1e308 in every row) and, for plot.py, a stage '../escaped' or empty: exit 0, 77, or 2 with one
+# line; never a traceback; nothing written outside its folder (tests/plot_bad_values.py).
+mkdir -p "$tmp/bad-values"
+"$PY" "$root/tests/plot_bad_values.py" "$root" "$tmp/bad-values" >"$tmp/bad-values.out" 2>&1
+rc=$?
+cat "$tmp/bad-values.out"
+passed=$((passed + $(grep -c '^PASS:' "$tmp/bad-values.out")))
+failed=$((failed + $(grep -c '^FAIL:' "$tmp/bad-values.out")))
+[ $rc -eq 0 ] && grep -q '^PASS:' "$tmp/bad-values.out" ||
+    { echo "FAIL: tests/plot_bad_values.py exited $rc"; failed=$((failed + 1)); }
 
 # A stage's own plot.py (plots/stage_cli.py): the same, for wrong arguments, a missing file and
 # a CSV without the harness's columns.
 stage_exits_2() { # stage_exits_2 NN_topic ARGS...
     s=$1
     shift
-    "$PY" "$root/$s/plot.py" "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
+    "$PY" "$root/plots/$s.py" "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
     [ $? -eq 2 ] && [ "$(wc -l <"$tmp/bad.err")" -eq 1 ] && [ ! -s "$tmp/bad.out" ] &&
         [ ! -e "$tmp/stage.png" ]
 }
 for s in 03_tiling 04_threads 10_cuda_multigpu 11_gf256; do
-    check "$s/plot.py with one argument exits 2" stage_exits_2 $s "$tmp/wrong.csv"
-    check "$s/plot.py on a missing file exits 2" stage_exits_2 $s "$tmp/no-such-file.csv" "$tmp/stage.png"
-    check "$s/plot.py on a wrong header exits 2" stage_exits_2 $s "$tmp/wrong.csv" "$tmp/stage.png"
+    check "plots/$s.py with one argument exits 2" stage_exits_2 $s "$tmp/wrong.csv"
+    check "plots/$s.py on a missing file exits 2" stage_exits_2 $s "$tmp/no-such-file.csv" "$tmp/stage.png"
+    check "plots/$s.py on a wrong header exits 2" stage_exits_2 $s "$tmp/wrong.csv" "$tmp/stage.png"
 done
 
 # Every stage's own plot.py reads its CSVs through plots/reader.py, the reader plots/plot.py uses,
@@ -309,13 +361,13 @@ check "plots/13_distributed.py --table refuses a 'nan' rate, one line, no table"
 # the reason on one line and writes nothing, and `make run` keeps the generic chart instead.
 stage_skips() { # stage_skips NN_topic CSV
     rm -f "$tmp/skip.png"
-    "$PY" "$root/$1/plot.py" "$2" "$tmp/skip.png" >"$tmp/skip.out" 2>"$tmp/skip.err"
+    "$PY" "$root/plots/$1.py" "$2" "$tmp/skip.png" >"$tmp/skip.out" 2>"$tmp/skip.err"
     [ $? -eq 77 ] && [ "$(wc -l <"$tmp/skip.err")" -eq 1 ] && [ ! -s "$tmp/skip.out" ] &&
         [ ! -e "$tmp/skip.png" ]
 }
 awk -F, 'NR == 1 || ($6 == 2 && $14 != "FAIL")' "$fixture/04_threads.csv" >"$tmp/04_t2.csv"
 check "plots/04_threads.py without 1-thread rows exits 77, nothing written" stage_skips 04_threads "$tmp/04_t2.csv"
-"$PY" "$root/04_threads/plot.py" "$fixture/04_threads.csv" "$tmp/04.png" >/dev/null 2>&1
+"$PY" "$root/plots/04_threads.py" "$fixture/04_threads.csv" "$tmp/04.png" >/dev/null 2>&1
 check "plots/04_threads.py on 1 and 2 threads draws its chart" is_png "$tmp/04.png"
 # Its pairs: a 1-thread row with the next row of the same variant and size, if on 2 threads; a run
 # of 2 and 3 threads between two 1,2 runs adds a 2-thread row with no partner (bench.sh's run 3),
@@ -327,8 +379,12 @@ check "plots/04_threads.py on 1 and 2 threads draws its chart" is_png "$tmp/04.p
         echo "04_threads,omp_tiled/64,64,64,64,$1,3,1,1,$2,$3,,1e-07,PASS,fixture-cpu,gcc,fixture,2024-05-03"
     done
 } >"$tmp/04_unpaired.csv"
-pairs_got=$(cd "$root/04_threads" && "$PY" -c 'import sys, plot; print(plot.load(sys.argv[1])[0])' \
-    "$tmp/04_unpaired.csv" 2>&1)
+pairs_got=$(cd "$root/plots" && "$PY" -c '
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("threads04", "04_threads.py")
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+print(m.load(sys.argv[1])[0])' "$tmp/04_unpaired.csv" 2>&1)
 check "plots/04_threads.py pairs each 1-thread row with its own run's 2-thread row (got $pairs_got)" \
     [ "$pairs_got" = "{('omp_tiled', 64, 64): [(10.0, 20.0), (30.0, 60.0)]}" ]
 # 03's rows as the default sweep writes them: one tile, so "tiled" with no "/T" (every row of

@@ -9,6 +9,7 @@
 # Prints one PASS:/FAIL: line per check; exits 1 if any failed, 77 without matplotlib.
 # Usage: sh tests/test_run_charts.sh   (tests/test_plot.sh runs it; the stages must be built)
 
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 py=$(scripts/find-python.sh) || { echo "SKIP: no python3 with matplotlib (apt install python3-matplotlib)"; exit 77; }
@@ -46,7 +47,7 @@ done
 for s in 03_tiling 04_threads 11_gf256; do
     [ -f "$out/$s.csv" ] || continue
     by=$(awk -F'\t' -v p="$out/figures/$s.png" '$1 == p {print $2}' "$tmp/last")
-    check "$s.png is the stage's own chart (drawn by ${by:-nothing})" [ "$by" = "$s/plot.py" ]
+    check "$s.png is the stage's own chart (drawn by ${by:-nothing})" [ "$by" = "plots/$s.py" ]
 done
 
 # the chart list: the lines between "== charts" and "results:"

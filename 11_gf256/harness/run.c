@@ -93,6 +93,29 @@ static void measure_gpu(ctx *c, const variant *v, const gf_plan *plan, const pat
     report_gpu(c, v->v.name, gpu_name, &kt, &et, shape, enc, dec, why);
 }
 
+/* The chunks of the longest --len, allocated once and given back before the header is printed:
+ * a length this process cannot have (a memory limit, ulimit -v) is refused before any output,
+ * not after the header and the table's head. Each length is then allocated as it comes, so that
+ * a kernel that writes past its length still runs into the end of its buffer. */
+static void check_memory(const options *o)
+{
+    size_t longest = 0;
+    for (int i = 0; i < o->nlens; i++)
+        longest = o->lens[i] > longest ? o->lens[i] : longest;
+    chunks sets[4]; /* data, the reference parity, a variant's output, the rebuilt chunks */
+    const int n[4] = {o->k, o->m, o->m, o->m}, total = o->k + 3 * o->m;
+    for (int s = 0; s < 4; s++) {
+        sets[s].n = 0;
+        for (int i = 0; i < n[s]; i++, sets[s].n++)
+            if (!(sets[s].base[i] = aligned_alloc(64, (longest + o->offset + 63) / 64 * 64)))
+                cli_die("--len %zu: cannot allocate the %d chunks of that length a run holds "
+                        "(k + 3m, %.1f GiB)", longest, total,
+                        (double)total * longest / 1073741824.0);
+    }
+    for (int s = 0; s < 4; s++)
+        chunks_free(&sets[s]);
+}
+
 int gf_main(variant *variants, int nvariants, int argc, char **argv)
 {
     const cli_table table = {&variants[0].v, sizeof variants[0], nvariants};
@@ -106,6 +129,7 @@ int gf_main(variant *variants, int nvariants, int argc, char **argv)
     cli_select_variants(&table, &o.run);
     if (o.run.csv) /* before any work: a file we cannot write, or of another schema, is exit 2 */
         o.run.csv_out = cli_csv_open("--csv", o.run.csv, CSV_HEADER);
+    check_memory(&o); /* a length too large for memory: exit 2 before anything is printed */
     int rc = bench_check_runnable(&table, &o.run); /* every argument checked: only now, 77 */
     if (rc != 0) {
         free(o.run.selected);

@@ -33,6 +33,7 @@
 # at 256/512/1024) and THREADS (default "1 2 4 8 16"; split uses the largest). STEPS: the steps
 # to run, in order (default all six).
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 out=${1:?usage: lab/05_simd/bench-host.sh OUTDIR}
 . lab/scripts/check-steps.sh

@@ -35,6 +35,7 @@
 # timed program runs under scripts/bench-lock. Then lab/05_simd/tables.py prints the tables and
 # the targets.
 set -euo pipefail
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 
 MACHINE=${MACHINE:-local}

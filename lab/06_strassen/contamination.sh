@@ -11,6 +11,7 @@
 # and the chapter's table (the largest count elsewhere over the positions) on stdout.
 # No timing: no lock needed.
 set -euo pipefail
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 machine=${1:-local}
 sizes=4x4x4,37x41x43,256,255x257x129

@@ -5,6 +5,7 @@
 # The reference results were made with:
 #   lab/09_cuda_registers/tune.sh results/h100/09_tune/09_cuda_registers_tune.csv 2048,4096,4097,8192
 set -eu
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 csv=${1:-results/local/09_cuda_registers_tune.csv}
 sizes=${2:-2048,4096}

@@ -13,6 +13,7 @@
 # Default: every phase, in that order. CSVs: OUTDIR/10_cuda_multigpu.csv (the harness's rows),
 # OUTDIR/10_cuda_multigpu/*.csv (stats, sweeps, timelines).
 set -euo pipefail
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 out=${1:?usage: lab/10_cuda_multigpu/bench.sh OUTDIR [xt|tile|main|odd|big|ooc|timeline ...]}
 shift

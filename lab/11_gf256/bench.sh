@@ -5,6 +5,7 @@
 # The GPU rows (results/h100/11_gf256.csv) come from `./11_gf256/gf256 --variant
 # gpu_tables,gpu_rect,gpu_affine --len 1M,16M,64M,256M --csv ...` on the GPU machine.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 MACHINE=${MACHINE:-local}
 CSV=results/$MACHINE/11_gf256.csv

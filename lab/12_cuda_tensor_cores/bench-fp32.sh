@@ -15,6 +15,7 @@
 # A summary of the ratios is printed at the end. Exit status 1 if a check or sanitizer failed,
 # 77 (one line, nothing run) without a GPU.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.." || exit 1
 out=${1:-results/local}
 mkdir -p "$out/12_runs"

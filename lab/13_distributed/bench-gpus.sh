@@ -33,6 +33,7 @@
 # 32768, 65536) change the sizes, for a dry run; GIT_REV names the commit in the CSVs. Where the
 # host has no ScaLAPACK, the bundled one (find-scalapack.sh: .scalapack-bundle/, as bench-host.sh).
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 out=${1:?usage: lab/13_distributed/bench-gpus.sh OUTDIR}
 . lab/scripts/check-steps.sh

@@ -39,6 +39,7 @@
 # N1, N2 (default 8192, 16384) change the two sizes, for a dry run on a small machine;
 # SCALAPACK=bundled takes the bundled ScaLAPACK even where the system has one.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 mode=bench
 case ${1:-} in --test-gpu) mode=test-gpu; shift ;; --rest) mode=rest; shift ;; esac

@@ -25,6 +25,7 @@
 # Idle threads sleep (OMP_WAIT_POLICY=passive), every timed program runs under
 # scripts/bench-lock, and a round waits up to QUIET_WAIT seconds for the machine to be idle.
 set -euo pipefail
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 
 MACHINE=${MACHINE:-local}

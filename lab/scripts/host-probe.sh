@@ -28,6 +28,7 @@
 # 14_bf16.csv, 14_fp32.csv, 14_tune*.csv. MKL as the bench-host scripts find it
 # (scripts/find-mkl.sh).
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 out=${1:?usage: lab/scripts/host-probe.sh OUTDIR}
 . lab/scripts/check-steps.sh

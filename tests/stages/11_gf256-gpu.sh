@@ -11,6 +11,7 @@
 # largest codes (k + m = 256, k cut into slices by gpu_rect); compute-sanitizer memcheck and
 # racecheck; a device that does not exist.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 BIN=11_gf256/gf256
 LOG=build/test-gpu-logs/11_gf256

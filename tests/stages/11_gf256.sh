@@ -12,6 +12,7 @@
 # erasure pattern of small codes, chunks off their alignment, threads, the sanitizers, bad
 # input, the untouched exercise, and the variants this machine cannot run (exit 77).
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 BIN=11_gf256/gf256 ASAN=build/asan/11_gf256/gf256 GRADE=build/grade/11_gf256/gf256
 LOG=build/test-logs/11_gf256

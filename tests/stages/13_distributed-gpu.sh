@@ -7,6 +7,7 @@
 #
 #   tests/stages/13_distributed-gpu.sh     (make test-gpu STAGES=13)
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 BIN=13_distributed/distributed
 LOG=build/test-gpu-logs/13_distributed

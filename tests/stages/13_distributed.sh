@@ -14,6 +14,7 @@
 # and on a stand-in for a node of one GPU: one_gpu_standin.c). A run that hangs is killed after
 # 120 s and fails.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 BIN=13_distributed/distributed ASAN=build/asan/13_distributed/distributed
 GRADE=build/grade/13_distributed/distributed ONE_GPU=build/test/13_distributed/one_gpu

@@ -14,6 +14,7 @@
 #   tests/portability.sh.)
 # Exits 0; the lines say what failed.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 BIN=14_amx/amx
 LOG=build/test-logs/14_amx-extra
