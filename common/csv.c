@@ -251,13 +251,15 @@ enum { MAX_OPEN = 16 };
 static csv_file *open_files[MAX_OPEN];
 static void remove_if_unused(const csv_file *f);
 
-static void at_exit(void)
+static void remove_unused(void)
 {
     for (int i = 0; i < MAX_OPEN; i++)
         if (open_files[i] && open_files[i]->fd >= 0 && open_files[i]->created &&
             open_files[i]->rows == 0)
             remove_if_unused(open_files[i]);
 }
+
+static void at_exit(void) { remove_unused(); }
 
 static void track(csv_file *f, csv_file *replace)
 {

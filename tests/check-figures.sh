@@ -8,6 +8,7 @@
 # (each PNG names it in its Software field), its bytes may differ for no fault of the charts: that
 # is a SKIP, not a FAIL. Without matplotlib: SKIP. Prints PASS:/FAIL:/SKIP: lines; exit 1 on FAIL.
 set -u
+export LC_ALL=C # (numbers read in the C locale)
 cd "$(dirname "$0")/.."
 PY=$(scripts/find-python.sh 2>/dev/null || true)
 if [ -z "$PY" ]; then echo "SKIP: the charts: no python3 with matplotlib"; exit 0; fi

@@ -617,14 +617,14 @@ fi
 # ---- stage 05: validate every argument first, then run what this CPU can and name the rest
 run 05-list $SIMD --list
 lacking=$(grep '\[not here' "$LOG/05-list.out" | awk '{print $1}' | paste -sd' ' -)
-if [ "$(wc -l <"$LOG/05-list.out")" -eq 6 ] && [ $rc -eq 0 ] &&
+if [ "$(wc -l <"$LOG/05-list.out")" -eq 7 ] && [ $rc -eq 0 ] &&
         { [ -z "$NO512" ] || grep -q "^$NO512 .*\[not here" "$LOG/05-list.out"; }; then
     pass "05: --list shows all 6 variants; marked as lacking here: ${lacking:-none}"
 else
-    fail "05: --list exit $rc, $(wc -l <"$LOG/05-list.out") lines (want 6, ${NO512:-none} marked; see $LOG/05-list.out)"
+    fail "05: --list exit $rc, $(wc -l <"$LOG/05-list.out") lines (want 7, ${NO512:-none} marked; see $LOG/05-list.out)"
 fi
 run 05-all $SIMD --variant all --no-baseline --reps 1 --sizes 7x13x5 --threads 1
-[ $rc -eq 0 ] && [ "$(grep -cE ' PASS( |$)' "$LOG/05-all.out")" -eq $((6 - $(echo "$lacking" | wc -w))) ] &&
+[ $rc -eq 0 ] && [ "$(grep -cE ' PASS( |$)' "$LOG/05-all.out")" -eq $((7 - $(echo "$lacking" | wc -w))) ] &&
     pass "05: --variant all runs the $((6 - $(echo "$lacking" | wc -w))) variants this CPU can" ||
     fail "05: --variant all exit $rc (see $LOG/05-all.out)"
 if [ -n "$NO512" ]; then
