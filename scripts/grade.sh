@@ -26,6 +26,9 @@
 #   GRADE_TIMEOUT=S    the time limit of one run, in seconds (default 60)
 #   GRADE_SIZE=N       the size of the timed runs (default 512, 2048 on a GPU)
 #   GRADE_VARIANTS=a,b grade only these of the exercise's variants
+#   GRADE_SHAPES=LIST  check these shapes (N or MxNxK, comma-separated) instead of tests/shapes.txt's
+#   GRADE_SANITIZER=off  the checks in the release build alone: half the runs, but blind to a read
+#                      out of bounds and to a write that leaves the bits it found
 #
 # The results of the exercise's runs reach the grader through files the harness writes into a
 # private folder (--csv), never through the program's standard output, which the exercise's own
@@ -37,7 +40,7 @@ cd "$(dirname "$0")/.."
 . scripts/grade-lib.sh # LC_ALL=C, limit (GRADE_TIMEOUT), ...
 stages_list() { make -s list-stages | cut -c1-2 | sort | paste -sd' ' -; }
 usage() {
-    echo "usage: scripts/grade.sh [--json FILE] [--gradescope FILE] [--exercise FILE [--out DIR]] NN [NN...] (make grade STAGE=NN; NN one of: $(stages_list))" >&2
+    echo "usage: make grade STAGE=NN, or scripts/grade.sh [--json FILE] [--gradescope FILE] [--exercise FILE [--out DIR]] NN [NN...] (one of: $(stages_list))" >&2
     exit 2
 }
 json="" gradescope="" exercise="" out="" tsv="" names=()
@@ -56,7 +59,9 @@ done
 [ "${#names[@]}" -gt 0 ] || usage
 size_given=${GRADE_SIZE:-}
 case $size_given in *[!0-9]* | 0) echo "grade: GRADE_SIZE takes a whole number ('$size_given')" >&2; exit 2 ;; esac
-case ${GRADE_SPEED:-on} in on | off) ;; *) echo "grade: GRADE_SPEED takes on or off ('$GRADE_SPEED')" >&2; exit 2 ;; esac
+for knob in GRADE_SPEED GRADE_SANITIZER; do
+    case ${!knob:-on} in on | off) ;; *) echo "grade: $knob takes on or off ('${!knob}')" >&2; exit 2 ;; esac
+done
 if [ -n "$exercise" ]; then
     [ "${#names[@]}" -eq 1 ] || { echo "grade: --exercise grades one stage; ${#names[@]} were named (${names[*]})" >&2; exit 2; }
     [ -f "$exercise" ] && [ -r "$exercise" ] || { echo "grade: --exercise $exercise: no such file" >&2; exit 2; }
@@ -88,7 +93,7 @@ grade_stage() {
     local dir=$1 prog=$2 kind=$3 ext sw shown shown_asan bins rc why
     ext=$([ "$kind" = gpu ] && echo cu || echo c)
     sw=$work/$dir
-    mkdir -p "$sw/bin"
+    mkdir -p "$sw/bin" "$sw/sol" "$sw/asan"
     : >"$sw/checks.tsv"; : >"$sw/notrun.tsv"; : >"$sw/speed.tsv"; : >"$sw/about"
     printf '%s\n' "${exercise:-$dir/exercise.$ext}" >"$sw/exercise"
     if [ -n "$exercise" ]; then
@@ -107,7 +112,7 @@ grade_stage() {
         return 77
     fi
     local sol=$dir/$prog ex=build/grade/$dir/$prog exa=build/grade-asan/$dir/$prog
-    [ "$kind" = cpu ] || exa=""
+    [ "$kind" = cpu ] && [ "${GRADE_SANITIZER:-on}" = on ] || exa=""
     # the solution first: a stage that does not build here is the machine's, not the exercise's
     if ! make -s "$sol" >"$sw/build.log" 2>&1; then
         cat "$sw/build.log"
@@ -119,14 +124,14 @@ grade_stage() {
     (
         command -v flock >/dev/null && { flock 9 || exit 1; }
         make -s EXERCISE="${exercise:-$dir/exercise.$ext}" $ex $exa >"$sw/build.log" 2>&1 &&
-            cp "$sol" "$sw/bin/sol" && cp "$ex" "$sw/bin/ex" && { [ -z "$exa" ] || cp "$exa" "$sw/bin/ex-asan"; }
+            cp "$sol" "$sw/sol/" && cp "$ex" "$sw/bin/" && { [ -z "$exa" ] || cp "$exa" "$sw/asan/"; }
     ) 9>>build/.grade-lock
     rc=$?
     if [ -n "$exercise" ]; then # the programs the reproduce commands name
         local keep=${out:-build/grade-runs/$dir/$(basename "${exercise%.*}")}
         mkdir -p "$keep" 2>/dev/null && [ -w "$keep" ] || { echo "grade: --out $keep: cannot write there" >&2; exit 2; }
         shown=$keep/$prog shown_asan=$keep/$prog-asan
-        [ $rc -ne 0 ] || { cp "$sw/bin/ex" "$shown" && { [ -z "$exa" ] || cp "$sw/bin/ex-asan" "$shown_asan"; }; }
+        [ $rc -ne 0 ] || { cp "$sw/bin/$prog" "$shown" && { [ -z "$exa" ] || cp "$sw/asan/$prog" "$shown_asan"; }; }
     else
         shown=$ex shown_asan=$exa
     fi
@@ -141,9 +146,9 @@ grade_stage() {
     local checker=scripts/graders/gemm.sh
     [ -f "scripts/graders/$dir.sh" ] && checker=scripts/graders/$dir.sh
     GRADE_WORK=$sw GRADE_DIR=$dir GRADE_PROG=$prog GRADE_KIND=$kind GRADE_SIZE=$size \
-        GRADE_EX=$sw/bin/ex GRADE_EX_ASAN=$([ -n "$exa" ] && echo "$sw/bin/ex-asan") GRADE_SOL=$sw/bin/sol \
+        GRADE_EX=$sw/bin/$prog GRADE_EX_ASAN=$([ -n "$exa" ] && echo "$sw/asan/$prog") GRADE_SOL=$sw/sol/$prog \
         GRADE_EX_NAME=$shown GRADE_EX_ASAN_NAME=$shown_asan GRADE_SPEED=${GRADE_SPEED:-on} \
-        GRADE_VARIANTS=${GRADE_VARIANTS:-} bash "$checker"
+        GRADE_VARIANTS=${GRADE_VARIANTS:-} GRADE_SHAPES=${GRADE_SHAPES:-} bash "$checker"
     rc=$?
     [ $rc -eq 0 ] || { echo "grade: $checker ended with exit $rc" >>"$sw/nograde"; return 2; }
     if [ ! -s "$sw/checks.tsv" ]; then # nothing ran: every variant is one this machine cannot run

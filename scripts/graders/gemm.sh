@@ -17,7 +17,7 @@
 #   GRADE_WORK      a private folder for the records and the runs' files
 #   GRADE_EX, GRADE_EX_ASAN, GRADE_SOL   the programs (GRADE_EX_ASAN empty: no sanitizer build)
 #   GRADE_EX_NAME, GRADE_EX_ASAN_NAME    the same as a reproduce command names them
-#   GRADE_DIR, GRADE_KIND (cpu or gpu), GRADE_SIZE, GRADE_SPEED, GRADE_VARIANTS
+#   GRADE_DIR, GRADE_KIND (cpu or gpu), GRADE_SIZE, GRADE_SPEED, GRADE_VARIANTS, GRADE_SHAPES
 set -u
 cd "$(dirname "$0")/../.."
 # shellcheck source=scripts/grade-lib.sh
@@ -29,13 +29,13 @@ report=$w/out
 : >"$w/speed.tsv"
 OPTION_SETS=("" "--alpha -1.5 --beta 0.5" "--pad 5")
 cat >"$w/about" <<EOF
-checks=every shape in tests/shapes.txt; options: defaults, --alpha -1.5 --beta 0.5, --pad 5; then --edges$([ -n "$GRADE_EX_ASAN" ] && echo "; each also under AddressSanitizer and UBSan")
+checks=every shape in $([ -n "${GRADE_SHAPES:-}" ] && echo "GRADE_SHAPES ($GRADE_SHAPES)" || echo tests/shapes.txt); options: defaults, --alpha -1.5 --beta 0.5, --pad 5; then --edges$([ -n "$GRADE_EX_ASAN" ] && echo "; each also under AddressSanitizer and UBSan")
 speed=at ${size}^3 against the solution
 unit=GFLOP/s
 EOF
 
-# the shapes as MxNxK, in the order the harness runs them
-read -ra shapes <<<"$(grep -v '^#' tests/shapes.txt | tr ',' ' ' | tr '\n' ' ')"
+# the shapes as MxNxK, in the order the harness runs them (GRADE_SHAPES=LIST: those instead)
+read -ra shapes <<<"$(if [ -n "${GRADE_SHAPES:-}" ]; then echo "$GRADE_SHAPES"; else grep -v '^#' tests/shapes.txt; fi | tr ',' ' ' | tr '\n' ' ')"
 for i in "${!shapes[@]}"; do
     case ${shapes[$i]} in *x*) ;; *) shapes[$i]=${shapes[$i]}x${shapes[$i]}x${shapes[$i]} ;; esac
 done
