@@ -301,7 +301,7 @@ if [ "$(LOCPATH=$locdir LC_ALL=de_DE.UTF-8 awk 'BEGIN { printf "%.2f", 1.5 }' 2>
 else skip "no decimal-comma locale could be made here (localedef -i de_DE, then awk's printf): the locale case not run"; fi
 
 # ---- 10. the untouched exercises: what each passes before a line is written ------------------------------
-# (the quick-return helper gives every variant the edge cases that need no product: K = 0,
+# (gemm_quick_return gives every variant the edge cases that need no product: K = 0,
 # alpha = 0, empty and negative sizes; the count the exercises' headers and docs/teaching.md state)
 for want in "1 ijk 32 168" "2 ikj 32 168" "3 tiled 32 168" "4 omp_rows 32 168" "5 generic 32 168" "6 strassen_1lvl 94 168"; do
     read -r s v p t <<<"$want"
