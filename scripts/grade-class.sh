@@ -20,7 +20,7 @@
 # exercise in the submission. GRADE_SPEED, GRADE_TIMEOUT, GRADE_SIZE, GRADE_VARIANTS as for
 # grade.sh. Exit status 0 once every submission has its row; 2 for bad usage.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 export LC_ALL=C
 usage() { echo "usage: scripts/grade-class.sh NN SUBMISSIONS_DIR [--csv FILE] [--out DIR]" >&2; exit 2; }
 stage="" subs="" csv="" out=""

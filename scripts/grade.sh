@@ -35,7 +35,7 @@
 # printf can fill with anything. The grader runs the exercise inside the program it grades: code
 # written to attack it can still forge a result, so grade on your machine with your tree.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=scripts/grade-lib.sh
 . scripts/grade-lib.sh # LC_ALL=C, limit (GRADE_TIMEOUT), ...
 stages_list() { make -s list-stages | cut -c1-2 | sort | paste -sd' ' -; }
@@ -90,7 +90,7 @@ done
 
 # grade_stage DIR PROG KIND: build, check, time; the records in $work/DIR; returns the status
 grade_stage() {
-    local dir=$1 prog=$2 kind=$3 ext sw shown shown_asan bins rc why
+    local dir=$1 prog=$2 kind=$3 ext sw shown shown_asan rc why
     ext=$([ "$kind" = gpu ] && echo cu || echo c)
     sw=$work/$dir
     mkdir -p "$sw/bin" "$sw/sol" "$sw/asan"

@@ -13,7 +13,7 @@
 # build. Once every check passes, table and split_tables are timed against the solution at
 # RS(10,4) with 1 MiB chunks.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=scripts/grade-lib.sh
 . scripts/grade-lib.sh # limit (GRADE_TIMEOUT), run, ending, check_row, fail_rest, merge_sanitizer, timed_rounds
 w=$GRADE_WORK

@@ -8,7 +8,7 @@
 # of it: under mpirun the sanitizers cost minutes a run). Then, once every check passes, each
 # timed on 4 ranks (2x2) against the solution.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=scripts/grade-lib.sh
 . scripts/grade-lib.sh # limit (GRADE_TIMEOUT), run, ending, check_row, fail_rest, merge_sanitizer, timed_rounds
 w=$GRADE_WORK size=$GRADE_SIZE

@@ -19,7 +19,7 @@
 #   GRADE_EX_NAME, GRADE_EX_ASAN_NAME    the same as a reproduce command names them
 #   GRADE_DIR, GRADE_KIND (cpu or gpu), GRADE_SIZE, GRADE_SPEED, GRADE_VARIANTS, GRADE_SHAPES
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=scripts/grade-lib.sh
 . scripts/grade-lib.sh # limit (GRADE_TIMEOUT), run, ending, check_row, fail_rest, merge_sanitizer, timed_rounds
 w=$GRADE_WORK dir=$GRADE_DIR size=$GRADE_SIZE
