@@ -248,7 +248,7 @@ results() {
     done | awk -F'\t' -v mode="$mode" -v status="$worst" -v cpu="$(machine_cpu)" -v gpu="$(machine_gpu)" \
         -v cores="$(nproc 2>/dev/null)" -v git="$(git describe --always --dirty 2>/dev/null)" \
         -v date="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v speed_on="${GRADE_SPEED:-on}" '
-        function q(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s); gsub(/[\001-\037]/, " ", s); return "\"" s "\"" }
+        function q(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s); gsub(/\n/, "\\n", s); gsub(/[\001-\037]/, " ", s); return "\"" s "\"" }
         function num(x) { return x == "" ? "null" : x + 0 }
         $1 == "@stage" { ns++; sd[ns] = $2; sst[ns] = $3; sex[ns] = $4; sno[ns] = $5; nv[ns] = 0 }
         function var(name,  k) { k = ns SUBSEP name; if (!(k in vi)) { vi[k] = ++nv[ns]; vn[ns, nv[ns]] = name }; return vi[k] }

@@ -60,12 +60,14 @@ done <"$w/todos"
 
 # ---- encode and decode of every variant this machine can run
 # rows V: the rows of a run in $w/run.csv for variant V: "len<TAB>encode<TAB>decode<TAB>why", the
-# reasons from the lines under the failing rows, in order
+# reasons from the lines under the rows, in order (a CPU variant's under its failing rows only; a
+# GPU variant's, the tile shape and any reason, under every length's rows)
 rows() {
     awk '/^    [^ ]/ { print substr($0, 5) }' "$report" >"$w/whys"
     awk -F, -v v="$1" 'FILENAME == ARGV[1] { why[++nw] = $0; next }
-        FNR > 1 && $2 == v { print $5 "\t" $15 "\t" $16 "\t" (($15 == "FAIL" || $16 == "FAIL") ? why[++k] : "") }' \
-        "$w/whys" "$w/run.csv" 2>/dev/null
+        FNR > 1 && $2 == v { f = ($15 == "FAIL" || $16 == "FAIL")
+            y = (v ~ /^gpu_/ || f) ? why[++k] : ""
+            print $5 "\t" $15 "\t" $16 "\t" (f ? y : "") }' "$w/whys" "$w/run.csv" 2>/dev/null
 }
 # check V BIN NAME OUT: every configuration and length, two checks a length (encode, and decode
 # where the configuration erases chunks), one line a check into OUT

@@ -53,11 +53,18 @@ edge_rows() {
     awk -F, -v v="$1" 'FNR > 1 && $2 == v { gsub(/;/, ",", $3); gsub(/;/, ",", $8); print $3 "\t" $4 "\t" $7 "\t" $8 }' "$2" 2>/dev/null
 }
 
+# note LINE: how a run ended, as it happens: the first three of a variant's runs in a build, then
+# one line that says the report counts the rest
+note() {
+    noted=$((noted + 1))
+    [ "$noted" -le 3 ] && echo "$1"
+    [ "$noted" -ne 4 ] || echo "  $v: more of its runs ended early$([ "$bin" = "${GRADE_EX_ASAN:-}" ] && echo " in the sanitizer build"); the report counts them"
+}
 # check V PRE BIN NAME OUT: every shape with each option set, then --edges, by program BIN (NAME in
 # the commands shown), each run alone under the time limit, one line a check into OUT (a file of
 # checks.tsv's form). Returns 77 when the variant cannot run here (its line in notrun.tsv).
 check() {
-    local v=$1 pre=$2 bin=$3 name=$4 out=$5 opts left n lines stop= why cmd row shape verdict
+    local v=$1 pre=$2 bin=$3 name=$4 out=$5 opts left n lines stop= why cmd row shape verdict noted=0
     local GRADE_WORK=$w/one # (check_row writes to $GRADE_WORK/checks.tsv)
     mkdir -p "$GRADE_WORK"
     : >"$GRADE_WORK/checks.tsv"
@@ -92,7 +99,7 @@ check() {
                 0 | 1) ended="no row written for it (exit $rc)" ;;
                 *) [ -n "$ended" ] || ended="exit $rc: $(last_line)" ;;
             esac
-            echo "  $v, ${opts:-default options}, ${left[0]}: $ended$([ "$bin" = "${GRADE_EX_ASAN:-}" ] && echo " (sanitizer build)")" # as it happens
+            note "  $v, ${opts:-default options}, ${left[0]}: $ended$([ "$bin" = "${GRADE_EX_ASAN:-}" ] && echo " (sanitizer build)")"
             if [ "$rc" -gt 128 ] || [ "$rc" -eq "$SANITIZER_EXIT" ] && [ -z "$stop" ]; then # the rest again, without it
                 fail_rest "$v" "${opts:-defaults}" "$ended" "" "$cmd" "${left[0]}"
                 left=("${left[@]:1}")
@@ -115,7 +122,7 @@ check() {
         done < <(edge_rows "$v" "$w/edges.csv")
         if [ "$rc" -gt 1 ]; then
             why=${ended:-exit $rc: $(last_line)}
-            echo "  $v, --edges: $why$([ "$bin" = "${GRADE_EX_ASAN:-}" ] && echo " (sanitizer build)")"
+            note "  $v, --edges: $why$([ "$bin" = "${GRADE_EX_ASAN:-}" ] && echo " (sanitizer build)")"
             stop="not run: the --edges run ended at an earlier case"
         fi
     else
