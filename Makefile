@@ -83,7 +83,8 @@ stage_files = $(wildcard $(1)/*.$(2) $(1)/harness/*.$(2))
 # $(1) = directory, $(2) = program name, $(3) = source extension (c or cu).
 # The program: every source file of the directory and of its harness/ but the exercise. The grade build: the same with
 # exercise.c in place of the file NN_topic_EXERCISE_OF names (default: the one named after
-# the stage); build/grade-asan/ has it under the sanitizers (CPU stages).
+# the stage); build/grade-asan/ has it under the sanitizers (CPU stages). A stage.mk that gives its
+# grade program or exercise object flags of their own names both builds' (11, 13, 14 do).
 define STAGE_RULES
 $(foreach u,$($(1)_USES),$(if $(and $(filter $(u),$(filter-out $(1),$(ALL_STAGE_DIRS))),\
     $(filter $(u),$(firstword $(sort $(u) $(1))))),,\
