@@ -75,7 +75,8 @@ ALL_STAGE_DIRS := $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/main.c [0-9][0-9
 CPU_BINS   := $(foreach d,$(CPU_STAGES),$(d)/$(call stage_name,$(d)))
 GPU_BINS   := $(foreach d,$(GPU_STAGES),$(d)/$(call stage_name,$(d)))
 ASAN_BINS  := $(foreach d,$(CPU_STAGES),build/asan/$(d)/$(call stage_name,$(d)))
-GRADE_BINS := $(foreach d,$(CPU_STAGES) $(GPU_STAGES),build/grade/$(d)/$(call stage_name,$(d)))
+GRADE_BINS := $(foreach d,$(CPU_STAGES) $(GPU_STAGES),build/grade/$(d)/$(call stage_name,$(d))) \
+              $(foreach d,$(CPU_STAGES),build/grade-asan/$(d)/$(call stage_name,$(d)))
 
 # A stage's source files with extension $(2): the lesson's, in the directory, and the stage's own
 # machinery, in its harness/ folder (a backend, options, a report: what the chapter does not teach).
@@ -84,7 +85,8 @@ stage_files = $(wildcard $(1)/*.$(2) $(1)/harness/*.$(2))
 # $(1) = directory, $(2) = program name, $(3) = source extension (c or cu).
 # The program: every source file of the directory and of its harness/ but the exercise. The grade build: the same with
 # exercise.c in place of the file NN_topic_EXERCISE_OF names (default: the one named after
-# the stage).
+# the stage); build/grade-asan/ has it under the sanitizers (CPU stages). A stage.mk that gives its
+# grade program or exercise object flags of their own names both builds' (11, 13, 14 do).
 define STAGE_RULES
 $(foreach u,$($(1)_USES),$(if $(and $(filter $(u),$(filter-out $(1),$(ALL_STAGE_DIRS))),\
     $(filter $(u),$(firstword $(sort $(u) $(1))))),,\
@@ -96,6 +98,16 @@ $$(if $$(filter $$($(1)_EXERCISE_OF),$$($(1)_SRCS)),,\
 $(1)_GRADE       := $$(patsubst $$($(1)_EXERCISE_OF),$(1)/exercise.$(3),$$($(1)_SRCS))
 stage$(call stage_num,$(1)): $(1)/$(2)
 .PHONY: stage$(call stage_num,$(1))
+# The exercise the grade build compiles: EXERCISE=FILE (a student's submission, anywhere), else
+# the stage's own. A copy of it at a fixed path, headed by a #line that names the file, so that
+# the compiler's and the sanitizers' messages name it and a submission that is gone later leaves
+# no dependency behind; the stage's directory on the include path, as for the file it replaces.
+build/grade-src/$(1)/exercise.$(3): FORCE
+	@mkdir -p $$(@D)
+	@src='$$(or $$(EXERCISE),$(1)/exercise.$(3))'; \
+	 test -f "$$$$src" || { echo "make: EXERCISE=$$$$src: no such file" >&2; exit 2; }; \
+	 { printf '#line 1 "%s"\n' "$$$$src"; cat "$$$$src"; } >$$@.new && \
+	 { cmp -s $$@.new $$@ && rm -f $$@.new || mv -f $$@.new $$@; }
 endef
 $(foreach d,$(CPU_STAGES),$(eval $(call STAGE_RULES,$(d),$(call stage_name,$(d)),c)))
 $(foreach d,$(GPU_STAGES),$(eval $(call STAGE_RULES,$(d),$(call stage_name,$(d)),cu)))
@@ -118,6 +130,15 @@ build/asan/$(1)/$(2): $$(call obj,asan,$$($(1)_SRCS) $(CPU_COMMON)) $$(call stag
 build/grade/$(1)/$(2): $$(call obj,rel,$$($(1)_GRADE) $(CPU_COMMON)) $$(call stage_libs,rel,$(1))
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) -o $$@ $$^ $$(LDLIBS)
+build/grade-asan/$(1)/$(2): $$(call obj,asan,$$($(1)_GRADE) $(CPU_COMMON)) $$(call stage_libs,asan,$(1))
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $$(SANFLAGS) -o $$@ $$^ $$(LDLIBS)
+build/rel/$(1)/exercise.o: build/grade-src/$(1)/exercise.c build/flags
+	@mkdir -p $$(@D)
+	$$(CC) $$(CPPFLAGS) -I$(1) $$(CFLAGS) $$(EXTRA_CFLAGS) -MMD -MP -c $$< -o $$@
+build/asan/$(1)/exercise.o: build/grade-src/$(1)/exercise.c build/flags
+	@mkdir -p $$(@D)
+	$$(CC) $$(CPPFLAGS) -I$(1) $$(CFLAGS) $$(SANFLAGS) $$(EXTRA_CFLAGS) -MMD -MP -c $$< -o $$@
 endef
 define GPU_LINK
 $(1)_LINK := $$(call obj,rel,$$($(1)_SRCS) $(GPU_COMMON)) $$(call stage_libs,rel,$(1))
@@ -126,6 +147,9 @@ $(1)/$(2): $$($(1)_LINK)
 build/grade/$(1)/$(2): $$(call obj,rel,$$($(1)_GRADE) $(GPU_COMMON)) $$(call stage_libs,rel,$(1))
 	@mkdir -p $$(@D)
 	$$(NVCC) $$(NVFLAGS) -o $$@ $$^ $$(NVLIBS)
+build/rel/$(1)/exercise.o: build/grade-src/$(1)/exercise.cu build/flags
+	@mkdir -p $$(@D)
+	$$(NVCC) $$(NVFLAGS) -I$(1) $$(EXTRA_NVFLAGS) -MMD -MP -c $$< -o $$@
 endef
 $(foreach d,$(CPU_STAGES),$(eval $(call CPU_LINK,$(d),$(call stage_name,$(d)))))
 $(foreach d,$(GPU_STAGES),$(eval $(call GPU_LINK,$(d),$(call stage_name,$(d)))))
@@ -175,7 +199,7 @@ gpu-archs: $(if $(NVCC),$(patsubst %.cu,build/archs/%.o,$(GPU_ARCH_SRCS)))
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- the targets a reader types ------------------------------------------------------
-.PHONY: stage asan grade-bins planted list-stages missing-stages gpu-archs all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps deps-mkl deps-blis deps-isal FORCE
+.PHONY: stage asan grade-bins grade-nvcc planted list-stages missing-stages gpu-archs all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps deps-mkl deps-blis deps-isal FORCE
 .DEFAULT_GOAL := all
 
 all: cpu gpu                                   ## build every stage (GPU stages when nvcc is found)
@@ -183,7 +207,7 @@ cpu: $(CPU_BINS) build/peak build/cpu-class    ## build the CPU stages
 gpu: $(GPU_BINS) $(if $(NVCC),build/peak_gpu)  ## build the CUDA stages (needs nvcc)
 	@$(if $(NVCC),:,echo "make gpu: nvcc not found: the CUDA stages are not built (install the CUDA toolkit, or set NVCC)")
 asan: $(ASAN_BINS)                             # CPU stages under ASan + UBSan (make test uses it)
-grade-bins: $(GRADE_BINS)                      # every stage built from its exercise
+grade-bins: $(GRADE_BINS)                      # every stage built from its exercise (EXERCISE=FILE: from that)
 planted: tests/planted/planted                 # the harness's own test: kernels with planted bugs
 
 tests/planted/planted: $(call obj,rel,tests/planted/planted.c $(CPU_COMMON))
@@ -247,8 +271,14 @@ plots:                                         ## charts in docs/figures/<machin
 	        $$d/13_distributed_timeline.csv $(FIGURES)/$$(basename $$d)/13_distributed_timeline.png || exit 1; \
 	    done
 
+# make grade STAGE=NN: scripts/grade.sh, which exits 0 (every check passed), 1 (one failed) or 77
+# (this machine cannot run the exercise); make can only say "Error" for the last two, so the
+# grader's last line says which it was (GRADE_FROM_MAKE) before make's own line.
 grade:                                         ## make grade STAGE=NN: check and time your exercise.c
-	@scripts/grade.sh $(STAGE)
+	@GRADE_FROM_MAKE=1 scripts/grade.sh $(STAGE)
+
+grade-nvcc:                                    # for scripts/grade.sh: the nvcc a CUDA exercise is built with ("" when none)
+	@echo '$(NVCC)'
 
 peak: build/peak                               ## this machine's FMA peak and bandwidth -> results/$(MACHINE)/peak.csv
 	@mkdir -p results/$(MACHINE)
@@ -265,7 +295,8 @@ help:                                          ## this list
 	@echo "make targets:"
 	@grep -hE '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed 's/:.*## /\t/' | sed 's/[$$](MACHINE)/$(MACHINE)/' | awk -F'\t' '{printf "  %-10s %s\n", $$1, $$2}'
 	@echo "  stageNN    build one stage: $(sort $(foreach d,$(CPU_STAGES) $(GPU_STAGES),stage$(call stage_num,$(d))))"
-	@echo "variables: MACHINE=$(MACHINE) (results folder for make peak), CUDA_ARCH=$(CUDA_ARCH), STAGE=NN (grade)"
+	@echo "variables: MACHINE=$(MACHINE) (results folder for make peak), CUDA_ARCH=$(CUDA_ARCH), STAGE=NN (grade),"
+	@echo "           EXERCISE=FILE (the exercise a grade build compiles; default NN_topic/exercise.c)"
 
 # `make stage` with no number (without this rule make would take it for a program built from
 # stage.o, and the rule below would say there is "no stage .o")

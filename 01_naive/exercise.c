@@ -3,7 +3,9 @@
  * Build and grade it with:   make grade STAGE=01
  * The grader runs your function over awkward shapes (1x1x1, 7x13x5, primes,
  * leading dimensions larger than the width, beta != 0, NaN in C with beta == 0)
- * and times it against the solution. Until you fill it in, every check FAILs.
+ * and times it against the solution. Untouched, it passes 32 of its 168 checks: the edge
+ * cases that need no product (K = 0, alpha = 0, empty and negative sizes), which the
+ * gemm_quick_return call below already handles. Every check that needs the sum FAILs.
  */
 #include "naive.h"
 

@@ -1,8 +1,9 @@
 /* 02_loop_order exercise: write the loop orders yourself.
  *
  * Grade with:   make grade STAGE=02
- * Every function below has the contract of common/gemm.h. Until you fill them in,
- * their checks FAIL. Start with ikj, then predict (and measure) the others.
+ * Every function below has the contract of common/gemm.h. Untouched, each passes 32 of
+ * its 168 checks, the edge cases that gemm_quick_return handles (K = 0, alpha = 0, empty
+ * sizes), and fails the rest. Start with ikj, then predict (and measure) the others.
  */
 #include "loop_order.h"
 

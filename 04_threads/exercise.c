@@ -2,7 +2,8 @@
  *
  * Build and grade it with:   make grade STAGE=04
  * The grader checks every function over awkward shapes and times it against the
- * solution. Until you fill them in, every check FAILs. Test on 1, 2 and 3 threads
+ * solution. Untouched, each passes 32 of its 168 checks (the edge cases gemm_quick_return
+ * handles) and fails the rest. Test on 1, 2 and 3 threads
  * (3 is more threads than this machine's cores: it must still be right):
  *   build/grade/04_threads/threads --no-baseline --threads 1,2,3 --sizes 7x13x5,33,127
  *

@@ -5,7 +5,9 @@
  * primes, lda > K, beta != 0, NaN in C with beta == 0) and the edge cases (--edges):
  * strassen_1lvl and strassen_2lvl call your strassen_level, winograd_1lvl, winograd and
  * hybrid_2lvl your winograd_level (06_strassen/test-cases.txt lists them); classic and
- * reloaded_* are the stage's own, solved for you. Until you fill these in, those rows FAIL.
+ * reloaded_* are the stage's own, solved for you. Untouched, each of those passes 94 of its
+ * 168 checks, the edge cases and the shapes small enough to go to classic without a level
+ * (--cutoff 2 sends 1x1x1 there), and fails the rest.
  *
  * What you have (strassen.h): the quadrants are pointer offsets, no copies; the three
  * temporaries come from level_temps; mat_add and mat_acc are the additions; each product

@@ -4,7 +4,9 @@
  * The grader runs your kernels over awkward shapes (1x1x1, primes, sizes that are not
  * multiples of 32, leading dimensions larger than the width, beta != 0, NaN in C with
  * beta == 0) and times them against the solution and cuBLAS. The launchers are written
- * for you; until the kernels are filled in, C keeps its NaN poison and every check FAILs.
+ * for you; until the kernels are filled in, C keeps its NaN poison and every check that
+ * needs a product FAILs (the edge cases that need none, K = 0, alpha = 0 and empty sizes,
+ * pass: gemm_quick_return_gpu handles them).
  *
  * `mapped` needs no code of its own: it is gemm_coalesced running on pinned host memory.
  */

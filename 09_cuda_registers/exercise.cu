@@ -3,7 +3,8 @@
  * Build and grade it on a machine with an NVIDIA GPU:   make grade STAGE=09
  * The launchers are written for you (grid shapes, block sizes, the alignment test); the
  * kernel bodies are yours. Until they are filled in, C keeps its NaN poison and every check
- * FAILs. Do them in order: each one is the previous one plus one idea (README.md). Run
+ * that needs a product FAILs (the edge cases that need none pass: gemm_quick_return_gpu
+ * handles them). Do them in order: each one is the previous one plus one idea (README.md). Run
  * `compute-sanitizer --tool racecheck` on your kernels too: a missing __syncthreads() often
  * passes a check by luck.
  *

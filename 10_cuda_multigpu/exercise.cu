@@ -3,7 +3,8 @@
  * Build and grade it on a machine with one or more NVIDIA GPUs:   make grade STAGE=10
  * (one GPU is enough: then the "band" is all of C, and the copies still have to be right).
  * tiled_streams is solved for you in tiled_streams.cu; this file replaces rows_split.cu.
- * Until gemm_rows_split is written, C keeps its NaN poison and its checks FAIL.
+ * Until gemm_rows_split is written, C keeps its NaN poison and every check that needs a
+ * product FAILs (the edge cases that need none pass: gemm_quick_return handles them).
  *
  * What you have (multigpu.h):
  *   mg.ngpus                 how many GPUs this call uses (devices 0 .. ngpus-1)

@@ -12,7 +12,7 @@ endif
 
 # The baseline: Intel ISA-L, loaded at run time (harness/isal.c: dlopen), so that the stage builds and
 # runs without it (Debian: libisal2; make deps-isal).
-11_gf256/gf256 build/asan/11_gf256/gf256 build/grade/11_gf256/gf256: LDLIBS += -ldl
+11_gf256/gf256 build/asan/11_gf256/gf256 build/grade/11_gf256/gf256 build/grade-asan/11_gf256/gf256: LDLIBS += -ldl
 
 # The GPU part: the kernels (gpu_tiles.cu) and their host code (harness/gpu_host.cu), compiled
 # by the Makefile's .cu rule (nvcc, NVFLAGS) and added to the link as two more prerequisites

@@ -34,7 +34,8 @@ MISSING_13_distributed := needs ScaLAPACK: -l$(DIST_SCALAPACK_LIB) does not link
 endif
 endif
 build/rel/13_distributed/%.o build/asan/13_distributed/%.o: EXTRA_CFLAGS += $(DIST_MPI_CFLAGS)
-13_distributed/distributed build/asan/13_distributed/distributed build/grade/13_distributed/distributed: \
+13_distributed/distributed build/asan/13_distributed/distributed build/grade/13_distributed/distributed \
+    build/grade-asan/13_distributed/distributed: \
     LDLIBS += $(DIST_SCALAPACK) $(DIST_MPI_LIBS)
 
 # summa_nccl: built where nvcc and NCCL are both found. NCCL from NCCL_HOME, else the CUDA

@@ -4,8 +4,9 @@
  * This file replaces kernel_amx_naive.c in the graded build (14_amx/stage.mk says so): the
  * tile configuration and Linux's permission (cpu.c), the packing (pack.c) and the five loops
  * (loops.c) are done, and call your function for every 16 x 16 block of C. The grader runs every
- * variant over awkward shapes; until you fill this in, `amx_naive`'s checks FAIL (the others
- * use their own kernels and pass). On a CPU without AMX there is nothing to grade: amx_naive is
+ * variant over awkward shapes; until you fill this in, `amx_naive` fails every check that needs
+ * a product, and passes only the edge cases that need none (K = 0, alpha = 0, empty sizes),
+ * which the five loops handle before calling it; the others use their own kernels and pass. On a CPU without AMX there is nothing to grade: amx_naive is
  * not run (./14_amx/amx --list says why).
  *
  * What you get (amx.h has the contract, pack.c draws the layouts):

@@ -14,7 +14,7 @@ build/rel/14_amx/kernel_avx512_bf16.o build/asan/14_amx/kernel_avx512_bf16.o: \
     EXTRA_CFLAGS = -mavx512f -mavx512bw -mavx512vl -mavx512bf16 -mfma
 build/rel/14_amx/kernel_amx.o build/asan/14_amx/kernel_amx.o: EXTRA_CFLAGS = $(AMX_FLAGS)
 build/rel/14_amx/kernel_amx_naive.o build/asan/14_amx/kernel_amx_naive.o: EXTRA_CFLAGS = $(AMX_FLAGS)
-build/rel/14_amx/exercise.o: EXTRA_CFLAGS = $(AMX_FLAGS)
+build/rel/14_amx/exercise.o build/asan/14_amx/exercise.o: EXTRA_CFLAGS = $(AMX_FLAGS)
 build/rel/14_amx/fp32.o build/asan/14_amx/fp32.o build/rel/14_amx/pack.o build/asan/14_amx/pack.o: \
     EXTRA_CFLAGS = -mavx512f -mavx512bw -mavx512vl
 endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "edges.h"
 #include "sysinfo.h"
 
 const char *cli_prog = "gemm";
@@ -253,7 +254,8 @@ static void usage(const stage_info *st)
            "  --device D --gpus N   CUDA device / number of GPUs (GPU stages)\n"
            "  --seed S              input seed (default 1)\n"
            "  --edges               the edge cases instead: K = 0, alpha = 0, empty and negative\n"
-           "                        sizes, NaN and Inf in A or B, overflow (common/edges.h)\n"
+           "                        sizes, NaN and Inf in A or B, overflow (common/edges.h);\n"
+           "                        with --csv, one row a case under a header of its own\n"
            "  --list                list the variants\n"
            "  -h, --help\n",
            cli_prog, st->default_sizes);
@@ -474,8 +476,10 @@ void cli_parse(const stage_info *st, int argc, char **argv, bench_opts *o)
         i += took - 1;
     }
 
-    if (o->edges)
-        cli_no_csv(o, "--edges");
+    if (o->edges) { /* its rows have a schema of their own (edges.h): edges_main opens the file */
+        edges_csv = o->csv;
+        o->csv = NULL;
+    }
     const cli_table table = {st->variants, sizeof *st->variants, st->nvariants};
     if (o->list) {
         cli_list_variants(&table);

@@ -13,6 +13,11 @@
  * variants are held to the same cases, and the baseline to the BLAS rules. One row per
  * case, PASS or FAIL, then "N passed, N failed". The propagation cases run on the suite's
  * shapes, or on the shapes of -m/--sizes when they are not the stage's default sweep.
+ *
+ * --csv FILE: the same rows in a file of their own schema (EDGES_CSV_HEADER; a file with another
+ * header, the GEMM rows' among them, is refused), one row a case, written whole as it is decided:
+ * what a grader reads, since a kernel's own printing can garble the table but not the file. The
+ * case and the reason are text with commas in them; the file has them as semicolons.
  */
 #ifndef EDGES_H
 #define EDGES_H
@@ -23,8 +28,14 @@
 extern "C" {
 #endif
 
+#define EDGES_CSV_HEADER "stage,variant,case,shape,line_nonfinite,elsewhere_nonfinite,check,why"
+
+/* --csv with --edges: cli_parse moves the path here (NULL: none), edges_main opens it. */
+extern const char *edges_csv;
+
 /* Run the suite on o's selected variants (and the baseline unless --no-baseline), with the
- * first of o's thread counts. Returns the exit status: 0 every case passed, 1 one failed. */
+ * first of o's thread counts. Returns the exit status: 0 every case passed, 1 one failed, 2 the
+ * CSV could not be written. */
 int edges_main(const stage_info *st, const bench_opts *o);
 
 #ifdef __cplusplus

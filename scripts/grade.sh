@@ -1,255 +1,356 @@
 #!/usr/bin/env bash
-# make grade STAGE=NN: build stage NN with exercise.c (or .cu) in place of the solution's
-# kernel file, check the exercise's variants over the awkward shapes and the edge-case suite
-# (--edges: BLAS's rules, NaN/Inf propagation, overflow), time each against the solution,
-# and print a short report. Exit status 0 when every check passes, 1 when one fails, 77 when
-# this machine can run none of the exercise's variants (a CPU without AMX, no GPU).
+# scripts/grade.sh: grade a stage's exercise (make grade STAGE=NN runs it).
 #
-# Each variant runs alone, under a time limit, so that one that loops forever or crashes is
-# named (timed out, or the signal that killed it) and the others are still checked; after a
-# crash the variant's remaining shapes are run again without the one it crashed on.
-#   GRADE_TIMEOUT=S   the time limit of one run, in seconds (default 60)
-#   GRADE_SIZE=N      the size of the timed runs (default 512, 2048 on a GPU)
+#   scripts/grade.sh [--json FILE] [--gradescope FILE] [--exercise FILE [--out DIR]] NN [NN...]
+#
+# Builds stage NN with its exercise.c (or .cu) in place of the solution's kernel file, checks the
+# exercise's variants (scripts/graders/gemm.sh; a stage with a checker of its own:
+# scripts/graders/NN_topic.sh), times each that passes every check against the solution, and
+# prints one report for every stage: per variant the checks passed of the total, the first
+# failure with why and the command that reproduces it, the speed against the solution with its
+# spread, then a verdict line. Exit status (the worst of the stages named):
+#    0  every check passed           1  a check failed (or the exercise does not compile)
+#   77  this machine cannot run the exercise (no AMX, no GPU, no nvcc, no MPI): not graded,
+#       never a pass                  2  bad usage (an unknown stage, a bad option)
+# make grade cannot pass 1 or 77 on (make exits 0 or 2): an autograder runs this script.
+#
+#   --json FILE        the result for a program: per stage the checks passed and failed, the
+#                      first failure and its command, the speed ratio and its spread; the machine
+#   --gradescope FILE  Gradescope's results.json: a test per variant, its score the checks passed
+#   --exercise FILE    grade FILE in place of the stage's exercise (the tree's exercise.c is not
+#                      touched; one stage); the graded programs are kept in --out DIR (default
+#                      build/grade-runs/NN_topic/NAME), which the reproduce commands name
+#   --tsv FILE         one line for a script (scripts/grade-class.sh): stage, checks passed,
+#                      failed, first failure, its command, speed ratio, spread, exit status
+#   GRADE_SPEED=off    no timing: the checks alone, and no wait for the benchmark lock
+#   GRADE_TIMEOUT=S    the time limit of one run, in seconds (default 60)
+#   GRADE_SIZE=N       the size of the timed runs (default 512, 2048 on a GPU)
+#   GRADE_VARIANTS=a,b grade only these of the exercise's variants
+#   GRADE_SHAPES=LIST  check these shapes (N or MxNxK, comma-separated) instead of tests/shapes.txt's
+#   GRADE_SANITIZER=off  the checks in the release build alone: half the runs, but blind to a read
+#                      out of bounds and to a write that leaves the bits it found
+#
+# The results of the exercise's runs reach the grader through files the harness writes into a
+# private folder (--csv), never through the program's standard output, which the exercise's own
+# printf can fill with anything. The grader runs the exercise inside the program it grades: code
+# written to attack it can still forge a result, so grade on your machine with your tree.
 set -u
-cd "$(dirname "$0")/.."
-stage=${1:-}
-[ -n "$stage" ] || { echo "usage: make grade STAGE=NN (one of: $(make -s list-stages | cut -c1-2 | sort | paste -sd' '))" >&2; exit 2; }
-# STAGE=2, 02, 02_loop_order and loop_order all name stage 02
-num=$(case $stage in [0-9] | [0-9][0-9]) printf %02d "$((10#$stage))" ;; esac)
-line=$(make -s list-stages | awk -v s="$stage" -v n="$num" '$1 == s || $2 == s || (n != "" && substr($1, 1, 3) == n "_")')
-[ -n "$line" ] || { echo "grade: no stage $stage (one of: $(make -s list-stages | cut -c1-2 | sort | paste -sd' '))" >&2; exit 2; }
-read -r dir prog kind <<<"$line"
+cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=scripts/grade-lib.sh
-. scripts/grade-lib.sh # $limit (GRADE_TIMEOUT), ending, run, last_line
-size=${GRADE_SIZE:-$([ "$kind" = gpu ] && echo 2048 || echo 512)}
-case $size in *[!0-9]*) echo "grade: GRADE_SIZE takes a whole number ('$size')" >&2; exit 2 ;; esac
-# a stage that is not a float GEMM (11_gf256) grades itself
-[ -f "scripts/graders/$dir.sh" ] && exec bash "scripts/graders/$dir.sh"
-sol=$dir/$prog ex=build/grade/$dir/$prog
-echo "== grading $dir/exercise.$([ "$kind" = gpu ] && echo cu || echo c)"
-make -s "$sol" "$ex" >/dev/null || { echo "grade: the build failed (messages above)"; exit 1; }
-
-# the shapes as MxNxK, in the order the harness runs them
-read -ra shapes <<<"$(grep -v '^#' tests/shapes.txt | tr ',' ' ' | tr '\n' ' ')"
-for i in "${!shapes[@]}"; do
-    case ${shapes[$i]} in *x*) ;; *) shapes[$i]=${shapes[$i]}x${shapes[$i]}x${shapes[$i]} ;; esac
+. scripts/grade-lib.sh # LC_ALL=C, limit (GRADE_TIMEOUT), ...
+stages_list() { make -s list-stages | cut -c1-2 | sort | paste -sd' ' -; }
+usage() {
+    echo "usage: make grade STAGE=NN, or scripts/grade.sh [--json FILE] [--gradescope FILE] [--exercise FILE [--out DIR]] NN [NN...] (one of: $(stages_list))" >&2
+    exit 2
+}
+json="" gradescope="" exercise="" out="" tsv="" names=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --json | --gradescope | --exercise | --out | --tsv)
+            [ $# -ge 2 ] && [ -n "$2" ] || { echo "grade: $1 needs a value" >&2; usage; }
+            case $1 in --json) json=$2 ;; --gradescope) gradescope=$2 ;; --exercise) exercise=$2 ;;
+                       --out) out=$2 ;; --tsv) tsv=$2 ;; esac
+            shift 2 ;;
+        -h | --help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "grade: unknown option '$1'" >&2; usage ;;
+        *) names+=("$1"); shift ;;
+    esac
 done
-report=$(mktemp) rows=$(mktemp) notrun=$(mktemp) times=$(mktemp)
-trap 'rm -f "$report" "$rows" "$notrun" "$times"' EXIT
-
-# One line per check in $rows: variant, shape, options, PASS/FAIL, why (the harness's "first
-# bad element", or how the run ended), the options that chose the variant, the command that
-# shows it.
-# shape_rows PRE OPTS: the rows of a shapes run in $report
-shape_rows() {
-    awk -v o="$(echo $1 $2)" -v p="$1" -v ex="$ex" -v opts="$2" '
-        function flush() { if (row != "") print row "\t" why "\t" p "\t" cmd; row = why = "" }
-        # the verdict column; a row may go on after it ("busy: others used 1.4 cores")
-        function verdict(  i) { for (i = 5; i <= NF; i++) if ($i == "PASS" || $i == "FAIL") return $i; return "" }
-        /^[^ ]/ && verdict() != "" { flush(); row = $1 "\t" $2 "x" $3 "x" $4 "\t" o "\t" verdict()
-            cmd = ex " " (p == "" ? "" : p " ") "--variant " $1 " --sizes " $2 "x" $3 "x" $4 (opts == "" ? "" : " " opts) " --no-baseline --reps 1"; next }
-        row != "" && /^    first bad element: / { why = substr($0, 24) }
-        END { flush() }' "$report"
-}
-# shape_todo V PRE OPTS SHAPE...: the rows those shapes would have, verdict FAIL, no reason yet
-shape_todo() {
-    local v=$1 pre=$2 opts=$3 s
-    shift 3
-    for s in "$@"; do
-        printf '%s\t%s\t%s\tFAIL\t\t%s\t%s\n' "$v" "$s" "$(echo $pre $opts)" "$pre" \
-            "$(echo $ex $pre --variant "$v" --sizes "$s" $opts --no-baseline --reps 1)"
-    done
-}
-# edge_rows PRE: the rows of an --edges run in $report
-edge_rows() {
-    awk -v p="$1" -v ex="$ex" '
-        function trim(x) { gsub(/^ +| +$/, "", x); return x }
-        function flush() { if (row != "") print row "\t" why "\t" p "\t" cmd; row = why = "" }
-        /^[^ ]/ && ($NF == "PASS" || $NF == "FAIL") && length($0) > 70 {
-            flush(); v = trim(substr($0, 1, 16))
-            row = v "\t" trim(substr($0, 59, 12)) "\t--edges: " trim(substr($0, 18, 40)) "\t" $NF
-            cmd = ex " " (p == "" ? "" : p " ") "--variant " v " --edges --no-baseline"; next }
-        row != "" && /^    [^ ]/ && why == "" { why = substr($0, 5) }
-        END { flush() }' "$report"
-}
-# unchecked ROWS FIRST REST: ROWS (checks that got no verdict) failed, the first because of
-# FIRST, the others because of REST; into $rows
-unchecked() {
-    [ -n "$1" ] || return 0
-    awk -F'\t' -v OFS='\t' -v first="$2" -v rest="${3:-}" '{ $4 = "FAIL"; $5 = (NR == 1 ? first : rest); print }' <<<"$1" >>"$rows"
-}
-
-# check V PRE: every shape with each option set, then --edges, each run alone under the time
-# limit. After a crash the shapes left are run again without the one it crashed on; after a
-# time-out nothing more is run (each would wait as long) and what is left fails unchecked.
-# Returns 77 when the variant cannot run here (its line in $notrun).
-check() {
-    local v=$1 pre=$2 opts left n lines stop= why
-    for opts in "" "--alpha -1.5 --beta 0.5" "--pad 5"; do
-        left=("${shapes[@]}")
-        while [ "${#left[@]}" -gt 0 ]; do
-            if [ -n "$stop" ]; then
-                unchecked "$(shape_todo "$v" "$pre" "$opts" "${left[@]}")" "$stop" "$stop"
-                break
-            fi
-            # shellcheck disable=SC2086
-            run "$ex" $pre --variant "$v" --no-baseline --reps 1 --time-limit "$limit" \
-                --sizes "$(IFS=,; echo "${left[*]}")" $opts
-            if [ "$rc" -eq 77 ]; then
-                printf '%s\t%s\n' "$v" "$(last_line)" >>"$notrun"
-                return 77
-            fi
-            lines=$(shape_rows "$pre" "$opts")
-            [ -z "$lines" ] || printf '%s\n' "$lines" >>"$rows"
-            n=$(grep -c . <<<"$lines")
-            left=("${left[@]:n}")
-            [ "${#left[@]}" -gt 0 ] || break
-            # the shapes the run did not reach: the first is where it ended
-            lines=$(shape_todo "$v" "$pre" "$opts" "${left[@]}")
-            case $rc in
-                124 | 137) stop="not run: $v timed out earlier" ;;
-                0 | 1) ended="no row printed for it (exit $rc)" ;;
-                *) [ -n "$ended" ] || ended="exit $rc: $(last_line)" ;;
-            esac
-            echo "  $v, ${opts:-default options}, ${left[0]}: $ended" # as it happens
-            if [ "$rc" -gt 128 ] && [ -z "$stop" ]; then # crashed: the rest again, without it
-                unchecked "$(head -n 1 <<<"$lines")" "$ended"
-                left=("${left[@]:1}")
-                continue
-            fi
-            unchecked "$lines" "$ended" "${stop:-not run: the run ended at an earlier shape}"
-            break
-        done
-    done
-    # the edge-case suite, every rule of common/gemm.h: one row per case, the reason under a FAIL
-    if [ -z "$stop" ]; then
-        # shellcheck disable=SC2086
-        run "$ex" $pre --variant "$v" --no-baseline --edges
-        lines=$(edge_rows "$pre")
-        [ -z "$lines" ] || printf '%s\n' "$lines" >>"$rows"
-        [ "$rc" -le 1 ] && return 0
-        why=${ended:-exit $rc: $(last_line)}
-        echo "  $v, --edges: $why"
-        n=$(grep -c . <<<"$lines")
-        stop="not run: the --edges run ended at an earlier case"
-    else
-        why=$stop n=0
-    fi
-    # the cases it did not reach, named as the solution's run names them
-    # shellcheck disable=SC2086
-    run "$sol" $pre --variant "$v" --no-baseline --edges
-    lines=$(edge_rows "$pre" | tail -n +$((n + 1)))
-    [ -n "$lines" ] || lines=$(printf '%s\t-\t--edges\tFAIL\t\t%s\t%s' "$v" "$pre" "$ex $pre --variant $v --edges --no-baseline")
-    unchecked "$lines" "$why" "$stop"
-}
-
-# what to grade: every variant, or the "grade:" lines of the stage's test-cases.txt, each the program's
-# options that choose them (12: its BF16 variants, then --fp32 --variant mma_tf32,mma_3xtf32).
-# A stage whose table also lists kernels the exercise does not touch (an earlier stage's,
-# linked for comparison; a variant solved for you) names the exercise's own there, so that
-# only what the student wrote is checked and timed.
-modes=("--variant all")
-[ -f "$dir/test-cases.txt" ] && mapfile -t modes < <(sed -n 's/^grade: *//p' "$dir/test-cases.txt")
-[ "${#modes[@]}" -gt 0 ] || modes=("--variant all")
-graded=() # "variant<TAB>options besides --variant", in order
-for mode in "${modes[@]}"; do
-    pre=$(printf '%s' "$mode" | sed 's/--variant [^ ]*//; s/  */ /g; s/^ //; s/ $//') # besides --variant
-    names=$(printf '%s' "$mode" | sed -n 's/.*--variant \([^ ]*\).*/\1/p')
-    # all: every variant the table lists, those this machine cannot run among them (they are
-    # named as not graded, never silently left out)
-    # shellcheck disable=SC2086
-    [ "${names:-all}" = all ] && names=$("$ex" $pre --list 2>/dev/null | awk '{ print $1 }' | paste -sd, -)
-    for v in ${names//,/ }; do
-        check "$v" "$pre" && graded+=("$v"$'\t'"$pre")
-    done
+[ "${#names[@]}" -gt 0 ] || usage
+size_given=${GRADE_SIZE:-}
+case $size_given in *[!0-9]* | 0) echo "grade: GRADE_SIZE takes a whole number ('$size_given')" >&2; exit 2 ;; esac
+for knob in GRADE_SPEED GRADE_SANITIZER; do
+    case ${!knob:-on} in on | off) ;; *) echo "grade: $knob takes on or off ('${!knob}')" >&2; exit 2 ;; esac
 done
-echo "checks (every shape in tests/shapes.txt; options: defaults, --alpha -1.5 --beta 0.5, --pad 5; then --edges):"
-# per variant, in the table's order: the count, how a run ended if it did not end by itself,
-# a few failing shapes, then the first failure (the first option set, then the first shape),
-# why it failed and the command that shows it
-awk -F'\t' '
-    !($1 in n) { order[++nv] = $1 }
-    { n[$1]++; opts = ($3 == "" ? "defaults" : $3) }
-    $4 == "PASS" { ok[$1]++ }
-    $4 == "FAIL" && $5 ~ /^crashed/ && !($1 in ended) { ended[$1] = "; " $5 " at " $2 " (" opts ")" }
-    $4 == "FAIL" && $5 ~ /^timed out: / && !($1 in ended) { ended[$1] = "; timed out at " $2 " (" opts "): " substr($5, 12) }
-    $4 == "FAIL" && $5 ~ /^crashed/ { crashes[$1]++ }
-    $4 == "FAIL" && nf[$1]++ < 4 { eg[$1] = eg[$1] " " $2 " (" opts ")" }
-    $4 == "FAIL" && !($1 in first) {
-        first[$1] = $2 " (" opts "): " ($5 == "" ? "no diagnostic printed" : $5)
-        cmd[$1] = $7 }
-    END { for (k = 1; k <= nv; k++) { v = order[k]
-            if (crashes[v] > 1) ended[v] = ended[v] " and " crashes[v] - 1 " more"
-            printf "  %-16s %3d of %3d pass%s%s\n", v, ok[v], n[v], ended[v], (v in eg ? "; failing e.g." eg[v] : "")
-            if (v in first) printf "      first failure: %s\n      reproduce:     %s\n", first[v], cmd[v] } }' "$rows"
-while IFS=$'\t' read -r v why; do
-    printf "  %-16s not graded: it cannot run here (%s)\n" "$v" "$why"
-done <"$notrun"
-total=$(wc -l <"$rows"); good=$(awk -F'\t' '$4 == "PASS"' "$rows" | wc -l)
-echo "  total: $good of $total$([ -s "$notrun" ] && echo "; $(wc -l <"$notrun") variant(s) not graded on this machine")"
-if [ "$total" -eq 0 ] && [ -s "$notrun" ]; then
-    # (the program's line without its name and "skipped": "--variant amx_naive needs AMX-BF16, ...")
-    why=$(cut -f2 "$notrun" | sed 's/^[^ :]*: //; s/: skipped$//' | sort -u | paste -sd';' | sed 's/;/; /g')
-    echo "grade: nothing graded, so no pass: this $([ "$kind" = gpu ] && echo machine || echo CPU) cannot run the exercise ($why)"
-    exit 77
+if [ -n "$exercise" ]; then
+    [ "${#names[@]}" -eq 1 ] || { echo "grade: --exercise grades one stage; ${#names[@]} were named (${names[*]})" >&2; exit 2; }
+    [ -f "$exercise" ] && [ -r "$exercise" ] || { echo "grade: --exercise $exercise: no such file" >&2; exit 2; }
+    exercise=$(cd "$(dirname "$exercise")" && echo "$PWD/$(basename "$exercise")")
+elif [ -n "$out" ]; then
+    echo "grade: --out goes with --exercise" >&2; exit 2
 fi
-
-# The speed of each variant that passed every check, against the solution. Each timed run
-# alternates the variant with the vendor library (the harness's pairs), so that exercise and
-# solution are compared through the library measured beside each: a machine busier during one
-# run than the other moves both of its rates, not the comparison. Three rounds, solution then
-# exercise, each under the benchmark lock. The spread is the larger of the harness's (the two
-# runs' spreads added) and how far the three rounds' ratios lie apart; past NOISY, no number:
-# chapters' steps differ by 2x and more, and a verdict within +-25% still tells "as fast" from
-# "half as fast", where four grades of one kernel on a shared machine read 0.38x to 1.06x.
-NOISY=0.25
-# timed BIN V PRE: one timed run's variant row as "gflops baseline_gflops load spread library";
-# the run's exit status
-timed() {
-    # shellcheck disable=SC2086
-    { scripts/bench-lock timeout -k 5 "$limit" "$1" $3 --variant "$2" --no-check --sizes "$size" \
-        --time-limit 5 --csv - >"$report" 2>/dev/null </dev/null; } 2>/dev/null
-    local rc=$?
-    awk -F, -v v="$2" '$2 == v { for (i = 10; i <= 20; i++) if ($i == "") $i = "-"; print $10, $12, $19, $20, $11 }' "$report"
-    return $rc
-}
-echo "speed at ${size}^3 against the solution (variants that pass every check):"
-for entry in "${graded[@]}"; do
-    IFS=$'\t' read -r v pre <<<"$entry"
-    if awk -F'\t' -v v="$v" '$1 == v && $4 == "FAIL" { bad = 1 } END { exit !bad }' "$rows"; then
-        printf "  %-16s not timed: fix its checks first\n" "$v"; continue
-    fi
-    : >"$times"
-    for _ in 1 2 3; do
-        t_sol=$(timed "$sol" "$v" "$pre")
-        t_ex=$(timed "$ex" "$v" "$pre")
-        rc=$?
-        if [ "$rc" -ne 0 ] || [ -z "$t_ex" ]; then
-            why=$(ending $rc)
-            printf "  %-16s not timed: its run at %s %s\n" "$v" "$size" "${why:-exited $rc}"
-            : >"$times"; break
-        fi
-        [ -z "$t_sol" ] || echo "$t_ex $t_sol" >>"$times"
-    done
-    [ -s "$times" ] && awk -v v="$v" -v noisy="$NOISY" '
-        function median(x, n,  i, j, t) {
-            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-            return x[int((n + 1) / 2)] }
-        # the rate against the library beside it, where there was one
-        function rel(g, b) { return (b != "-" && b > 0) ? g / b : g }
-        { n++; ge[n] = $1; gs[n] = $6; q[n] = rel($1, $2) / rel($6, $7)
-          s[n] = ($4 == "-" ? 0 : $4) + ($9 == "-" ? 0 : $9)
-          if ($3 != "-" && $3 > load) load = $3
-          if ($8 != "-" && $8 > load) load = $8
-          lo = (n == 1 || q[n] < lo) ? q[n] : lo; hi = (n == 1 || q[n] > hi) ? q[n] : hi; lib = $5 }
-        END { for (i = 1; i <= n; i++) qq[i] = q[i]
-              r = median(qq, n); spread = median(s, n)
-              if (n > 1 && r > 0 && 0.5 * (hi - lo) / r > spread) spread = 0.5 * (hi - lo) / r
-              busy = load >= 0.5 ? sprintf("; busy: others used %.1f cores", load) : ""
-              how = sprintf("%d rounds, each against %s", n, lib)
-              if (spread > noisy)
-                  printf "  %-16s too noisy to judge: %.3gx to %.3gx the solution, \302\261%.0f%% (%s)%s\n", v, lo, hi, 100 * spread, how, busy
-              else
-                  printf "  %-16s %9.2f GFLOP/s, solution %9.2f: %.2fx \302\261%.0f%% (medians of %s)%s\n", v, median(ge, n), median(gs, n), r, 100 * spread, how, busy }' "$times"
+for f in "$json" "$gradescope" "$tsv"; do # refused now, not after the work
+    [ -z "$f" ] || { : >>"$f"; } 2>/dev/null || { echo "grade: cannot write $f" >&2; exit 2; }
 done
-[ "$good" -eq "$total" ] && [ "$total" -gt 0 ]
+# a private folder for the runs' files (the harness's CSVs): one line when there is none
+work=$(mktemp -d "${TMPDIR:-/tmp}/grade.XXXXXX" 2>/dev/null) || {
+    echo "grade: cannot make a folder in the temporary folder ${TMPDIR:-/tmp}$([ -n "${TMPDIR:-}" ] && echo " (TMPDIR)"): set TMPDIR to a folder you can write" >&2
+    exit 2
+}
+trap 'rm -rf "$work"' EXIT
+
+# STAGE=2, 02, 02_loop_order and loop_order all name stage 02; every one named must be a stage
+lines=()
+for stage in "${names[@]}"; do
+    num=$(case $stage in [0-9] | [0-9][0-9]) printf %02d "$((10#$stage))" ;; esac)
+    line=$(make -s list-stages | awk -v s="$stage" -v n="$num" '$1 == s || $2 == s || (n != "" && substr($1, 1, 3) == n "_")')
+    [ -n "$line" ] || { echo "grade: no stage $stage (one of: $(stages_list))" >&2; exit 2; }
+    lines+=("$line")
+done
+
+# grade_stage DIR PROG KIND: build, check, time; the records in $work/DIR; returns the status
+grade_stage() {
+    local dir=$1 prog=$2 kind=$3 ext sw shown shown_asan rc why
+    ext=$([ "$kind" = gpu ] && echo cu || echo c)
+    sw=$work/$dir
+    mkdir -p "$sw/bin" "$sw/sol" "$sw/asan"
+    : >"$sw/checks.tsv"; : >"$sw/notrun.tsv"; : >"$sw/speed.tsv"; : >"$sw/about"
+    printf '%s\n' "${exercise:-$dir/exercise.$ext}" >"$sw/exercise"
+    if [ -n "$exercise" ]; then
+        echo "== grading $exercise as $dir's exercise"
+    else
+        echo "== grading $dir/exercise.$ext"
+    fi
+    # what this machine lacks to build the stage: not the exercise's fault, so not graded
+    if [ "$kind" = gpu ] && [ -z "$(make -s grade-nvcc)" ]; then
+        echo "no nvcc: a CUDA exercise cannot be built here (install the CUDA toolkit, or set NVCC)" >"$sw/nograde"
+        return 77
+    fi
+    why=$(make -s missing-stages | awk -v d="$dir" '$1 == d { $1 = ""; sub(/^ /, ""); print }')
+    if [ -n "$why" ]; then
+        echo "$dir $why" >"$sw/nograde"
+        return 77
+    fi
+    local sol=$dir/$prog ex=build/grade/$dir/$prog exa=build/grade-asan/$dir/$prog
+    [ "$kind" = cpu ] && [ "${GRADE_SANITIZER:-on}" = on ] || exa=""
+    # the solution first: a stage that does not build here is the machine's, not the exercise's
+    if ! make -s "$sol" >"$sw/build.log" 2>&1; then
+        cat "$sw/build.log"
+        echo "the stage itself does not build on this machine (the messages above)" >"$sw/nograde"
+        return 77
+    fi
+    # the exercise's builds, and copies of the programs to run: a build of another exercise in
+    # this tree (a class graded beside a student's make grade) must not change them mid-run
+    (
+        command -v flock >/dev/null && { flock 9 || exit 1; }
+        make -s EXERCISE="${exercise:-$dir/exercise.$ext}" $ex $exa >"$sw/build.log" 2>&1 &&
+            cp "$sol" "$sw/sol/" && cp "$ex" "$sw/bin/" && { [ -z "$exa" ] || cp "$exa" "$sw/asan/"; }
+    ) 9>>build/.grade-lock
+    rc=$?
+    if [ -n "$exercise" ]; then # the programs the reproduce commands name
+        local keep=${out:-build/grade-runs/$dir/$(basename "${exercise%.*}")}
+        mkdir -p "$keep" 2>/dev/null && [ -w "$keep" ] || { echo "grade: --out $keep: cannot write there" >&2; exit 2; }
+        shown=$keep/$prog shown_asan=$keep/$prog-asan
+        [ $rc -ne 0 ] || { cp "$sw/bin/$prog" "$shown" && { [ -z "$exa" ] || cp "$sw/asan/$prog" "$shown_asan"; }; }
+    else
+        shown=$ex shown_asan=$exa
+    fi
+    if [ $rc -ne 0 ]; then
+        cat "$sw/build.log"
+        why=$(grep -m1 -E 'error|Error' "$sw/build.log" | cut -c1-200)
+        printf 'compile\tthe exercise\tmake\tFAIL\tit does not compile%s\t%s\n' "${why:+: $why}" \
+            "make$([ -n "$exercise" ] && echo " EXERCISE=$exercise") $ex" >>"$sw/checks.tsv"
+        return 1
+    fi
+    local size=${size_given:-$([ "$kind" = gpu ] && echo 2048 || echo 512)}
+    local checker=scripts/graders/gemm.sh
+    [ -f "scripts/graders/$dir.sh" ] && checker=scripts/graders/$dir.sh
+    GRADE_WORK=$sw GRADE_DIR=$dir GRADE_PROG=$prog GRADE_KIND=$kind GRADE_SIZE=$size \
+        GRADE_EX=$sw/bin/$prog GRADE_EX_ASAN=$([ -n "$exa" ] && echo "$sw/asan/$prog") GRADE_SOL=$sw/sol/$prog \
+        GRADE_EX_NAME=$shown GRADE_EX_ASAN_NAME=$shown_asan GRADE_SPEED=${GRADE_SPEED:-on} \
+        GRADE_VARIANTS=${GRADE_VARIANTS:-} GRADE_SHAPES=${GRADE_SHAPES:-} bash "$checker"
+    rc=$?
+    [ $rc -eq 0 ] || { echo "grade: $checker ended with exit $rc" >>"$sw/nograde"; return 2; }
+    if [ ! -s "$sw/checks.tsv" ]; then # nothing ran: every variant is one this machine cannot run
+        [ -s "$sw/notrun.tsv" ] || [ -s "$sw/nograde" ] || echo "no variant was checked" >"$sw/nograde"
+        return 77
+    fi
+    awk -F'\t' '$4 == "FAIL" { bad = 1 } END { exit bad }' "$sw/checks.tsv" && return 0 || return 1
+}
+
+# report DIR STATUS: the report of one stage, from its records
+report() {
+    local dir=$1 status=$2 sw=$work/$1
+    local checks speed
+    checks=$(sed -n 's/^checks=//p' "$sw/about")
+    speed=$(sed -n 's/^speed=//p' "$sw/about")
+    if [ -s "$sw/checks.tsv" ] || [ -s "$sw/notrun.tsv" ]; then
+        echo "checks${checks:+ ($checks)}:"
+        # per variant, in the order checked: the count, how a run ended if it did not end by
+        # itself, a few failing cases, then the first failure (the first option set, then the
+        # first shape; the edge cases last), why, and the command that shows it
+        awk -F'\t' '
+            !($1 in n) { order[++nv] = $1 }
+            { n[$1]++; opts = $3 }
+            $4 == "PASS" { ok[$1]++ }
+            $4 == "FAIL" && $5 ~ /^(crashed|AddressSanitizer|UndefinedBehaviorSanitizer|stopped by the sanitizers)/ && !($1 in ended) {
+                w = $5; sub(/:.*/, "", w); sub(/ \(.*/, "", w) ; if (w !~ /^crashed/) w = "stopped by " w
+                if ($5 ~ /^crashed/) w = $5
+                ended[$1] = "; " w " at " $2 " (" opts ")"; stopkind[$1] = w }
+            $4 == "FAIL" && $5 ~ /^timed out: / && !($1 in ended) { ended[$1] = "; timed out at " $2 " (" opts "): " substr($5, 12) }
+            $4 == "FAIL" && $5 ~ /^(crashed|AddressSanitizer|UndefinedBehaviorSanitizer|stopped by the sanitizers)/ { crashes[$1]++ }
+            $4 == "FAIL" && nf[$1] < 4 && index(eg[$1] " ", " " $2 " (" opts ") ") == 0 { nf[$1]++; eg[$1] = eg[$1] " " $2 " (" opts ")" }
+            $4 == "FAIL" && !($1 in first) {
+                first[$1] = $2 " (" opts "): " ($5 == "" ? "no reason printed" : $5)
+                cmd[$1] = $6 }
+            END { for (k = 1; k <= nv; k++) { v = order[k]
+                    if (crashes[v] > 1) ended[v] = ended[v] " and " crashes[v] - 1 " more"
+                    printf "  %-16s %3d of %3d pass%s%s\n", v, ok[v], n[v], ended[v], (v in eg ? "; failing e.g." eg[v] : "")
+                    if (v in first) printf "      first failure: %s\n      reproduce:     %s\n", first[v], cmd[v] } }' "$sw/checks.tsv"
+        while IFS=$'\t' read -r v why; do
+            printf "  %-16s not graded: it cannot run here (%s)\n" "$v" "$why"
+        done <"$sw/notrun.tsv"
+        local total good
+        total=$(wc -l <"$sw/checks.tsv"); good=$(awk -F'\t' '$4 == "PASS"' "$sw/checks.tsv" | wc -l)
+        echo "  total: $good of $total$([ -s "$sw/notrun.tsv" ] && echo "; $(wc -l <"$sw/notrun.tsv") variant(s) not graded on this machine")"
+    fi
+    if [ -n "$speed" ] && [ "$status" -ne 77 ]; then
+        if [ "${GRADE_SPEED:-on}" = off ]; then
+            echo "speed: not measured (GRADE_SPEED=off)"
+        else
+            echo "speed $speed (variants that pass every check):"
+            awk -F'\t' '{ printf "  %-16s %s\n", $1, $4 }' "$sw/speed.tsv"
+        fi
+    fi
+    verdict "$dir" "$status"
+}
+
+# verdict DIR STATUS: the last line of a stage's report
+verdict() {
+    local dir=$1 status=$2 sw=$work/$1 good total why
+    total=$(wc -l <"$sw/checks.tsv"); good=$(awk -F'\t' '$4 == "PASS"' "$sw/checks.tsv" | wc -l)
+    case $status in
+        0) echo "grade $dir: PASS (exit 0): every check passes ($good of $total)$(speed_summary "$sw")" ;;
+        1) echo "grade $dir: FAIL (exit 1): $good of $total checks pass; the first failure is above" ;;
+        77) why=$(cat "$sw/nograde" 2>/dev/null)
+            # (the program's line without its name and "skipped": "--variant amx_naive needs AMX-BF16, ...")
+            [ -n "$why" ] || why="this $([ "$(kind_of "$dir")" = gpu ] && echo machine || echo CPU) cannot run the exercise ($(cut -f2 "$sw/notrun.tsv" | sed 's/^[^ :]*: //; s/: skipped$//' | sort -u | paste -sd';' | sed 's/;/; /g'))"
+            echo "grade $dir: NOT GRADED (exit 77): $why; nothing graded, so no pass" ;;
+        *) echo "grade $dir: NOT GRADED (exit $status): $(cat "$sw/nograde" 2>/dev/null)" ;;
+    esac
+}
+kind_of() { make -s list-stages | awk -v d="$1" '$1 == d { print $3 }'; }
+# speed_summary SW: "; speed 0.97x ±5% the solution" for a stage whose variants were timed
+speed_summary() {
+    [ "${GRADE_SPEED:-on}" = off ] && { echo "; speed not measured (GRADE_SPEED=off)"; return; }
+    awk -F'\t' '$2 != "" { n++; r[n] = $2; s = ($3 > s ? $3 : s); lo = (n == 1 || $2 < lo) ? $2 : lo; hi = (n == 1 || $2 > hi) ? $2 : hi }
+        $2 == "" && $4 ~ /^too noisy/ { noisy++ }
+        END { if (n == 1) printf "; speed %.2fx \302\261%.0f%% the solution", r[1], 100 * s
+              else if (n > 1) printf "; speeds %.2fx to %.2fx the solution", lo, hi
+              if (noisy) printf "%s%d too noisy to judge", (n ? ", " : "; "), noisy }' "$1/speed.tsv"
+}
+
+# ---- JSON and Gradescope -----------------------------------------------------------------------
+machine_cpu() { awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null; }
+machine_gpu() { command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1; }
+
+# results_awk MODE: one awk program for both files, over every stage's records (MODE json or
+# gradescope); its input is the files of each stage, announced by a "@stage DIR STATUS" line
+results() {
+    local mode=$1 d st
+    for d in "${dirs[@]}"; do
+        st=${status_of[$d]}
+        printf '@stage\t%s\t%s\t%s\t%s\n' "$d" "$st" "$(cat "$work/$d/exercise")" "$(cat "$work/$d/nograde" 2>/dev/null | head -n 1)"
+        [ "$st" = 77 ] && [ ! -s "$work/$d/checks.tsv" ] || sed 's/^/@check\t/' "$work/$d/checks.tsv"
+        sed 's/^/@notrun\t/' "$work/$d/notrun.tsv"
+        sed 's/^/@speed\t/' "$work/$d/speed.tsv"
+        printf '@verdict\t%s\n' "$(verdict "$d" "$st")"
+    done | awk -F'\t' -v mode="$mode" -v status="$worst" -v cpu="$(machine_cpu)" -v gpu="$(machine_gpu)" \
+        -v cores="$(nproc 2>/dev/null)" -v git="$(git describe --always --dirty 2>/dev/null)" \
+        -v date="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v speed_on="${GRADE_SPEED:-on}" '
+        function q(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s); gsub(/\n/, "\\n", s); gsub(/[\001-\037]/, " ", s); return "\"" s "\"" }
+        function num(x) { return x == "" ? "null" : x + 0 }
+        $1 == "@stage" { ns++; sd[ns] = $2; sst[ns] = $3; sex[ns] = $4; sno[ns] = $5; nv[ns] = 0 }
+        function var(name,  k) { k = ns SUBSEP name; if (!(k in vi)) { vi[k] = ++nv[ns]; vn[ns, nv[ns]] = name }; return vi[k] }
+        $1 == "@check" { i = var($2); n[ns, i]++; if ($5 == "PASS") p[ns, i]++
+            else if (!((ns, i) in ff)) { ff[ns, i] = 1; fcase[ns, i] = $3 " (" $4 ")"; fwhy[ns, i] = $6; fcmd[ns, i] = $7
+                if (!(ns in sff)) sff[ns] = i } }
+        $1 == "@notrun" { i = var($2); nr[ns, i] = $3 }
+        $1 == "@speed" { i = var($2); sp[ns, i] = 1; sr[ns, i] = $3; ss[ns, i] = $4; stxt[ns, i] = $5
+            if ($3 != "") { nt[ns]++; lg[ns] += log($3); if ($4 > smax[ns]) smax[ns] = $4 } }
+        $1 == "@verdict" { vline[ns] = $2 }
+        function failure(s, i) { return i == "" ? "null" : "{\"variant\": " q(vn[s, i]) ", \"case\": " q(fcase[s, i]) ", \"why\": " q(fwhy[s, i]) ", \"reproduce\": " q(fcmd[s, i]) "}" }
+        function stage_ratio(s) { return nt[s] ? sprintf("%.4f", exp(lg[s] / nt[s])) : "" }
+        END {
+            if (mode == "json") json(); else gradescope() }
+        function json(  s, i, tp, tf, P, F, out) {
+            printf "{\n  \"status\": %d,\n", status
+            for (s = 1; s <= ns; s++) for (i = 1; i <= nv[s]; i++) { tp += p[s, i]; tf += n[s, i] - p[s, i] }
+            printf "  \"checks\": {\"passed\": %d, \"failed\": %d},\n", tp, tf
+            for (s = 1; s <= ns && !(s in sff); s++) ;
+            printf "  \"first_failure\": %s,\n", s <= ns ? failure(s, sff[s]) : "null"
+            printf "  \"machine\": {\"cpu\": %s, \"gpu\": %s, \"cores\": %s},\n", q(cpu), gpu == "" ? "null" : q(gpu), num(cores)
+            printf "  \"git\": %s,\n  \"date\": %s,\n  \"stages\": [", q(git), q(date)
+            for (s = 1; s <= ns; s++) {
+                P = F = 0
+                for (i = 1; i <= nv[s]; i++) { P += p[s, i]; F += n[s, i] - p[s, i] }
+                printf "%s\n    {\"stage\": %s, \"exercise\": %s, \"status\": %d, \"verdict\": %s,\n", (s > 1 ? "," : ""), q(sd[s]), q(sex[s]), sst[s], q(vline[s])
+                printf "     \"not_graded\": %s,\n", sst[s] == 77 || sst[s] == 2 ? q(sno[s] != "" ? sno[s] : vline[s]) : "null"
+                printf "     \"checks\": {\"passed\": %d, \"failed\": %d},\n", P, F
+                printf "     \"first_failure\": %s,\n", (s in sff) ? failure(s, sff[s]) : "null"
+                printf "     \"speed\": %s,\n", speed_on == "off" ? "null" : nt[s] ? sprintf("{\"ratio\": %s, \"spread\": %s, \"variants_timed\": %d}", stage_ratio(s), num(smax[s]), nt[s]) : "null"
+                printf "     \"variants\": ["
+                for (i = 1; i <= nv[s]; i++) {
+                    printf "%s\n       {\"name\": %s, \"passed\": %d, \"failed\": %d, \"not_graded\": %s, \"first_failure\": %s, \"speed\": %s}", (i > 1 ? "," : ""),
+                        q(vn[s, i]), p[s, i], n[s, i] - p[s, i], ((s, i) in nr) ? q(nr[s, i]) : "null",
+                        ((s, i) in ff) ? failure(s, i) : "null",
+                        ((s, i) in sp) ? sprintf("{\"ratio\": %s, \"spread\": %s, \"text\": %s}", num(sr[s, i]), num(ss[s, i]), q(stxt[s, i])) : "null"
+                }
+                printf "\n     ]}"
+            }
+            printf "\n  ]\n}\n"
+        }
+        # Gradescope: a test per variant, its score the checks it passed of its checks; the speed
+        # in its output (score it as you wish: the ratio is in the JSON). Scale in Gradescope.
+        function gradescope(  s, i, S, M, out, o) {
+            printf "{\n  \"tests\": ["
+            for (s = 1; s <= ns; s++) {
+                if (sst[s] == 77 || sst[s] == 2 || nv[s] == 0) {
+                    printf "%s\n    {\"name\": %s, \"score\": 0, \"max_score\": 0, \"output\": %s}", (o++ ? "," : ""), q(sd[s] ": not graded"), q(vline[s])
+                    continue
+                }
+                for (i = 1; i <= nv[s]; i++) {
+                    if ((s, i) in nr) { out = "not graded: it cannot run here (" nr[s, i] ")" }
+                    else {
+                        out = p[s, i] " of " n[s, i] " checks pass"
+                        if ((s, i) in ff) out = out "\nfirst failure: " fcase[s, i] ": " fwhy[s, i] "\nreproduce: " fcmd[s, i]
+                        if ((s, i) in sp) out = out "\nspeed: " stxt[s, i]
+                    }
+                    S += p[s, i]; M += n[s, i]
+                    printf "%s\n    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"output\": %s}", (o++ ? "," : ""), q(sd[s] " " vn[s, i]), p[s, i], n[s, i], q(out)
+                }
+            }
+            for (s = 1; s <= ns; s++) v_all = v_all (s > 1 ? "\n" : "") vline[s]
+            printf "\n  ],\n  \"score\": %d,\n  \"max_score\": %d,\n  \"output\": %s\n}\n", S, M, q(v_all)
+        }'
+}
+
+# ---- grade every stage named ---------------------------------------------------------------------
+declare -A status_of
+dirs=()
+worst=0
+for line in "${lines[@]}"; do
+    read -r dir prog kind <<<"$line"
+    case " ${dirs[*]} " in *" $dir "*) continue ;; esac # (a stage named twice is graded once)
+    dirs+=("$dir")
+    grade_stage "$dir" "$prog" "$kind"
+    st=$?
+    status_of[$dir]=$st
+    report "$dir" "$st"
+    # the worst: bad usage, then a failed check, then not graded, then a pass
+    for s in 2 1 77; do
+        [ "$st" -eq $s ] || [ "$worst" -eq $s ] && { worst=$s; break; }
+    done
+done
+if [ "${#dirs[@]}" -gt 1 ]; then
+    echo "grade: ${#dirs[@]} stages: $(for d in "${dirs[@]}"; do printf '%s exit %s, ' "$d" "${status_of[$d]}"; done | sed 's/, $//'); exit $worst (the worst)"
+fi
+[ -z "$json" ] || results json >"$json"
+[ -z "$gradescope" ] || results gradescope >"$gradescope"
+if [ -n "$tsv" ]; then # one line for grade-class.sh: the first stage's
+    d=${dirs[0]}
+    awk -F'\t' -v st="${status_of[$d]}" -v d="$d" '
+        FILENAME == ARGV[1] { if ($4 == "PASS") p++; else { f++; if (!w) { w = ($1 == "compile" ? "" : $1 " at ") $2 " (" $3 "): " $5; c = $6 } }; next }
+        $2 != "" { n++; lg += log($2); if ($3 > sp) sp = $3 }
+        END { printf "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", d, p, f, w, c, n ? sprintf("%.3f", exp(lg / n)) : "", n ? sprintf("%.3f", sp) : "", st }' \
+        "$work/$d/checks.tsv" "$work/$d/speed.tsv" >"$tsv"
+fi
+if [ -n "${GRADE_FROM_MAKE:-}" ] && [ "$worst" -ne 0 ]; then # make's own "Error" line follows
+    case $worst in
+        1) what="a check failed: this is the grade, not a build error" ;;
+        77) what="this machine cannot run the exercise: not graded (no pass), not a build error" ;;
+        *) what="bad usage" ;;
+    esac
+    echo "make grade: exit status $worst means $what; scripts/grade.sh ${names[*]} returns it (make can only say Error)"
+fi
+exit $worst

@@ -27,7 +27,8 @@
 #   exit 2, one line, the file as it was; a whole file upgraded; CRLF made LF, and said; written
 #   through a symbolic link, hard links and mode 640 kept, -n.csv upgraded; a line for each file,
 #   exit 2 where one (empty, another schema, missing) could not be upgraded.
-#   --csv with a mode that writes no rows (--edges, 12's --probe, 14's --peak and --probe): exit
+#   --edges --csv: its own header, a whole row a case; a file of the other schema refused both ways.
+#   --csv with a mode that writes no rows (12's --probe, 14's --peak and --probe): exit
 #   2, one line. --alpha 0:
 #   no rate ("-" in the table, gflops empty in the CSV). `make stage` lists the stages.
 #   Command line: --variant "" exits 2 in every program; --alpha/--beta 1e39 exit 2 (not a
@@ -326,10 +327,23 @@ else
     fail "upgrade-csv: empty, other schema, current, old, missing -> exit $rc: $(cat "$LOG/up-mixed.out" "$LOG/up-mixed.err" | paste -sd';' -)"
 fi
 
+# ---- --edges --csv: rows of its own schema, one a case, as many as the table has; the GEMM
+# rows' file refused (its header is another), and an --edges file refused by a GEMM run
+run edges-csv $NAIVE --edges --no-baseline --csv "$T/edges.csv"
+rows=$(grep -cE ' (PASS|FAIL)$' "$LOG/edges-csv.out")
+if [ $rc -eq 0 ] && [ "$(head -n 1 "$T/edges.csv")" = "stage,variant,case,shape,line_nonfinite,elsewhere_nonfinite,check,why" ] &&
+    awk -F, -v want="$rows" 'NR > 1 { n++; if (NF != 8 || $1 != "01_naive" || $2 != "ijk" || $7 != "PASS") bad = 1 }
+        END { exit bad || n != want || n < 30 }' "$T/edges.csv"; then
+    pass "harness: --edges --csv: one whole row of 8 fields a case ($rows), under its own header"
+else fail "harness: --edges --csv: exit $rc, $(($(wc -l <"$T/edges.csv") - 1)) rows for $rows cases (see $T/edges.csv)"; fi
+grep -q '^01_naive,ijk,NaN at A(0;0); beta 0,4x4x4,4,0,PASS,$' "$T/edges.csv" &&
+    pass "harness: --edges --csv: a label's commas written as semicolons" ||
+    fail "harness: --edges --csv: no row 'NaN at A(0;0); beta 0' for 4x4x4 (see $T/edges.csv)"
+run gemm-csv $NAIVE -m 8 --reps 1 --csv "$T/gemm.csv"
+refused "harness: --edges --csv onto the GEMM rows' file" edges-onto-gemm $NAIVE --edges --csv "$T/gemm.csv"
+refused "harness: a GEMM run's --csv onto an --edges file" gemm-onto-edges $NAIVE -m 8 --csv "$T/edges.csv"
 # ---- a mode that writes no rows, with --csv: one line, exit 2, no file (it was dropped
 # without a word)
-refused "harness: --edges --csv" edges-csv $NAIVE --edges --csv "$T/edges.csv"
-[ ! -e "$T/edges.csv" ] || fail "harness: --edges --csv left $T/edges.csv behind"
 for mode in --peak --probe; do
     refused "14: $mode --csv" "amx$mode-csv" 14_amx/amx $mode --csv "$T/amx$mode.csv"
     [ ! -e "$T/amx$mode.csv" ] || fail "14: $mode --csv left $T/amx$mode.csv behind"

@@ -8,16 +8,25 @@
 
 #include "../gf256.h"
 
-/* n chunks of len bytes, each starting `offset` bytes past a 64-byte boundary. */
+/* n chunks of len bytes, each starting `offset` bytes past a 64-byte boundary, with guards: 64
+ * bytes or more of a pattern before and after each, so that a kernel that writes past a chunk
+ * (or before it) is caught, not let off by the slack of an aligned allocation. Under
+ * AddressSanitizer the guards are poisoned instead: a read or write of one stops the run. */
 typedef struct chunks {
     uint8_t *ptr[GF_MAX_CHUNKS];
     void *base[GF_MAX_CHUNKS];
-    int n;
+    int n, offset;
+    size_t len;
 } chunks;
 
 /* Allocate (cli_die when that fails) and free. */
 void chunks_alloc(chunks *c, int n, size_t len, int offset);
 void chunks_free(chunks *c);
+
+/* 1 when the guards of c's chunks are whole; else 0, and which byte was written, in `where`. */
+int chunks_guards_whole(const chunks *c, char *where, size_t wl);
+/* A hash of the first n chunks' bytes: an input a kernel must leave alone, before and after. */
+uint64_t chunks_hash(const chunks *c, int n);
 
 /* 1 when the first n chunks of a and b hold the same len bytes; else 0, and where the first
  * difference is, in `where`. */

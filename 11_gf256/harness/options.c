@@ -2,6 +2,7 @@
  * common/cli.c; here are the code (--data, --parity), the chunk lengths (--len), the decode
  * check (--erasures) and the alignment (--offset). */
 #include "options.h"
+#include "todo.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -28,6 +29,8 @@ static void usage(void)
            "                         every set of m, none, or the chunks listed (0..k-1 data,\n"
            "                         k..k+m-1 parity)\n"
            "  --offset B             start every chunk B bytes past a 64-byte boundary (0..63)\n"
+           "  --todo LIST|all        instead: check the exercise's functions alone, TODO 1 to 7\n"
+           "                         of exercise.c (harness/todo.h); with --csv, their own rows\n"
            "  --check | --no-check   byte-for-byte checks of encode and decode (default on)\n"
            "  --no-baseline          skip ISA-L\n"
            "  --csv FILE             append result rows to FILE (schema in the chapter; a file\n"
@@ -138,6 +141,22 @@ static void parse_erasures(options *o, const char *s)
         cli_die("--erasures: no chunk given");
 }
 
+/* "all", or TODO numbers 1 to TODO_COUNT: "1,2,5" */
+static void parse_todo(options *o, const char *s)
+{
+    if (!strcmp(s, "all")) {
+        o->todo = (1 << TODO_COUNT) - 1;
+        return;
+    }
+    cli_check_list("--todo", s);
+    char *copy = strdup(s), *save = NULL;
+    if (!copy)
+        cli_die("out of memory");
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        o->todo |= 1 << (cli_long("--todo", t, 1, TODO_COUNT) - 1);
+    free(copy);
+}
+
 void options_parse(options *o, int nvariants, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
@@ -163,6 +182,8 @@ void options_parse(options *o, int nvariants, int argc, char **argv)
                 erasures = cli_value(a, val);
             } else if (!strcmp(a, "--offset")) {
                 o->offset = (int)cli_long(a, cli_value(a, val), 0, 63);
+            } else if (!strcmp(a, "--todo")) {
+                parse_todo(o, cli_value(a, val));
             } else {
                 cli_die("unknown option '%s' (--help lists them)", a);
             }

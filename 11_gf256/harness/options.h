@@ -20,6 +20,7 @@ typedef struct options {
     int offset;             /* --offset: chunks start this many bytes past a 64-byte boundary */
     int erase_mode;         /* --erasures */
     int erase_list[GF_MAX_CHUNKS], nerase;
+    int todo;               /* --todo: the exercise's functions to check alone, bit t-1 for TODO t */
 } options;
 
 /* Parse argv for a table of nvariants variants. Exits 0 after --help, 2 with one line on stderr

@@ -20,6 +20,7 @@ typedef struct ctx {
     uint8_t *cauchy;        /* m x k */
     chunks data, parity;    /* the input and the reference parity */
     chunks out, rebuilt;    /* a variant's output; rebuilt chunks */
+    uint64_t inputs_hash;   /* of data and parity, which every kernel must leave alone */
     unsigned char *isal_tables;
     gf_gpu_field field;
     timer_rule rule;        /* how often to time (--reps, or 0.2 s / 50 runs) */

@@ -23,6 +23,7 @@
 #include "reference.h"
 #include "report.h"
 #include "timer.h"
+#include "todo.h"
 
 /* The GPU, opened when a GPU variant's runnable() first asks (--device is known by then). */
 static int gpu_device, gpu_ok = -1; /* -1: not asked */
@@ -42,8 +43,44 @@ int gpu_usable(void)
     return gpu_ok;
 }
 
+/* Data chunk j's bytes: the same for the same seed, length and j. */
+static uint64_t data_seed(const options *o, int j, size_t len)
+{
+    return o->run.seed * 1000003u + (uint64_t)j * 7919u + len;
+}
+
+/* 1 when the data and parity chunks are as filled; else 0, what changed in why, and both filled
+ * again for the next variant. */
+static int inputs_whole(ctx *c, char *why, size_t wl)
+{
+    if (chunks_hash(&c->data, c->o->k) ^ chunks_hash(&c->parity, c->o->m) ^ c->inputs_hash) {
+        uint8_t *want = malloc(c->len ? c->len : 1);
+        if (!want)
+            cli_die("out of memory");
+        snprintf(why, wl, "a parity chunk, an input of decode, was written");
+        for (int j = 0; j < c->o->k; j++) {
+            fill_random(want, c->len, data_seed(c->o, j, c->len));
+            for (size_t b = 0; b < c->len; b++)
+                if (want[b] != c->data.ptr[j][b]) {
+                    snprintf(why, wl, "input chunk %d written at byte %zu (%02x, was %02x)", j,
+                             b, c->data.ptr[j][b], want[b]);
+                    j = c->o->k;
+                    break;
+                }
+        }
+        free(want);
+        for (int j = 0; j < c->o->k; j++)
+            fill_random(c->data.ptr[j], c->len, data_seed(c->o, j, c->len));
+        ref_encode(c->o->k, c->o->m, c->cauchy, (const uint8_t *const *)c->data.ptr,
+                   c->parity.ptr, c->len);
+        return 0;
+    }
+    return 1;
+}
+
 /* Both checks of a variant's output in c->out: encode against the reference parity (or failed
- * with enc_err), decode by rebuilding erased chunks. The first failure's details go to why. */
+ * with enc_err), decode by rebuilding erased chunks; then the guards around its outputs, and its
+ * inputs as they were. The first failure's details go to why. */
 static void check(ctx *c, const variant *v, const patterns *P, const char *enc_err,
                   const char **enc, const char **dec, char *why, size_t wl)
 {
@@ -54,9 +91,19 @@ static void check(ctx *c, const variant *v, const patterns *P, const char *enc_e
         *enc = "FAIL";
         snprintf(why, wl, "%s", enc_err);
     }
+    if (!strcmp(*enc, "PASS") && !chunks_guards_whole(&c->out, why, wl))
+        *enc = "FAIL";
     if (why[0])
         strncat(why, "; ", wl - strlen(why) - 1);
-    *dec = check_decode(c, v, P, why + strlen(why), wl - strlen(why));
+    char *dwhy = why + strlen(why);
+    *dec = check_decode(c, v, P, dwhy, wl - strlen(why));
+    if (strcmp(*dec, "FAIL") && !chunks_guards_whole(&c->rebuilt, dwhy, wl - strlen(why)))
+        *dec = "FAIL"; /* (a rebuilt chunk's guard: decode's output) */
+    char in_why[160];
+    if (!inputs_whole(c, in_why, sizeof in_why)) { /* the cause of whatever else failed */
+        *enc = "FAIL";
+        snprintf(why, wl, "%s", in_why);
+    }
 }
 
 /* A CPU variant: one run on poisoned output, checked (the warm-up), then timed with ISA-L. */
@@ -126,6 +173,10 @@ int gf_main(variant *variants, int nvariants, int argc, char **argv)
         cli_list_variants(&table);
         return 0;
     }
+    if (o.todo) { /* the exercise's functions alone, not the variants */
+        free(o.run.selected);
+        return todo_main(&o);
+    }
     cli_select_variants(&table, &o.run);
     if (o.run.csv) /* before any work: a file we cannot write, or of another schema, is exit 2 */
         o.run.csv_out = cli_csv_open("--csv", o.run.csv, CSV_HEADER);
@@ -181,9 +232,9 @@ int gf_main(variant *variants, int nvariants, int argc, char **argv)
         chunks_alloc(&c.out, o.m, c.len, o.offset);
         chunks_alloc(&c.rebuilt, o.m, c.len, o.offset);
         for (int j = 0; j < o.k; j++)
-            fill_random(c.data.ptr[j], c.len,
-                        o.run.seed * 1000003u + (uint64_t)j * 7919u + c.len);
+            fill_random(c.data.ptr[j], c.len, data_seed(&o, j, c.len));
         ref_encode(o.k, o.m, c.cauchy, (const uint8_t *const *)c.data.ptr, c.parity.ptr, c.len);
+        c.inputs_hash = chunks_hash(&c.data, o.k) ^ chunks_hash(&c.parity, o.m);
         patterns P;
         make_patterns(&o, o.run.seed + c.len, &P);
 
