@@ -4,10 +4,11 @@
  * Build and grade it on a machine with an NVIDIA GPU from sm_80 on:   make grade STAGE=12
  * The launchers are written for you (grids, block sizes, shared memory, the aligned copies of
  * operands.cuh); the kernel bodies are yours. Until they are filled in, C keeps its NaN poison
- * and every check of wmma and mma_ldmatrix that needs a product FAILs (the edge cases that
- * need none pass: gemm_quick_return_gpu handles them; the wgmma variants, on a Hopper GPU, are the
- * solution's: read wgmma.cu after these two). Run `compute-sanitizer --tool racecheck` on your
- * kernels too: a missing __syncthreads() often passes a check by luck.
+ * and every check of wmma, mma_ldmatrix, mma_tf32 and mma_3xtf32 that needs a product FAILs (the
+ * edge cases that need none pass: the launchers handle them before any kernel; the wgmma
+ * variants, on a Hopper GPU, are the solution's: read wgmma.cu after these two). Run
+ * `compute-sanitizer --tool racecheck` on your kernels too: a missing __syncthreads() often
+ * passes a check by luck.
  *
  * Helpers you may use, from operands.cuh: store_pair (two results into C, with the edges and
  * alpha, beta) and gemm_store (one). The chapter's sections "What a tensor core computes" and
