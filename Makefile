@@ -72,15 +72,28 @@ last_each = $(if $(1),$(if $(filter $(firstword $(1)),$(wordlist 2,$(words $(1))
 stage_libs = $(foreach u,$(call uses_all,$(2)),build/$(1)/$(u)/lib$(call stage_name,$(u)).a)
 ALL_STAGE_DIRS := $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/main.c [0-9][0-9]_*/main.cu)))
 
+# A stage's source files with extension $(2): the lesson's, in the directory, and the stage's own
+# machinery, in its harness/ folder (a backend, options, a report: what the chapter does not teach).
+# In the student edition (make student-edition) an exercise's solution is there only compiled, as
+# reference/name.c.o (.cu.o): it still counts as the source name.c, built from that object.
+stage_files = $(wildcard $(1)/*.$(2) $(1)/harness/*.$(2)) $(call reference_only,$(1),$(2))
+reference_only = $(filter-out $(wildcard $(1)/*.$(2)),\
+                     $(patsubst $(1)/reference/%.o,$(1)/%,$(wildcard $(1)/reference/*.$(2).o)))
+# The file a stage's exercise replaces (stage.mk's NN_topic_EXERCISE_OF, or the one named after it).
+exercise_of = $(or $($(1)_EXERCISE_OF),$(1)/$(call stage_name,$(1)).$(if $(wildcard $(1)/main.cu),cu,c))
+# A student edition's stage whose solution is neither there nor compiled (reference/ says why: made
+# where nvcc or MPI was not) is left out of the build, and make stageNN says so.
+UNSOLVED := $(foreach d,$(ALL_STAGE_DIRS),$(if $(wildcard $(d)/reference/),$(if $(filter $(call exercise_of,$(d)),\
+                $(call stage_files,$(d),c) $(call stage_files,$(d),cu)),,$(d))))
+$(foreach d,$(UNSOLVED),$(eval MISSING_$(d) := has no solution in this edition: $(d)/reference/README.md says why))
+CPU_STAGES := $(filter-out $(UNSOLVED),$(CPU_STAGES))
+GPU_STAGES := $(filter-out $(UNSOLVED),$(GPU_STAGES))
+
 CPU_BINS   := $(foreach d,$(CPU_STAGES),$(d)/$(call stage_name,$(d)))
 GPU_BINS   := $(foreach d,$(GPU_STAGES),$(d)/$(call stage_name,$(d)))
 ASAN_BINS  := $(foreach d,$(CPU_STAGES),build/asan/$(d)/$(call stage_name,$(d)))
 GRADE_BINS := $(foreach d,$(CPU_STAGES) $(GPU_STAGES),build/grade/$(d)/$(call stage_name,$(d))) \
               $(foreach d,$(CPU_STAGES),build/grade-asan/$(d)/$(call stage_name,$(d)))
-
-# A stage's source files with extension $(2): the lesson's, in the directory, and the stage's own
-# machinery, in its harness/ folder (a backend, options, a report: what the chapter does not teach).
-stage_files = $(wildcard $(1)/*.$(2) $(1)/harness/*.$(2))
 
 # $(1) = directory, $(2) = program name, $(3) = source extension (c or cu).
 # The program: every source file of the directory and of its harness/ but the exercise. The grade build: the same with
@@ -180,6 +193,20 @@ build/asan/%.o: %.c build/flags
 build/rel/%.o: %.cu build/flags
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) $(EXTRA_NVFLAGS) -MMD -MP -c $< -o $@
+
+# The student edition: a solution that is there only as reference/name.c.o (name.c.asan.o for the
+# sanitizer build; a .cu's reference/name.cu.o holds the code of every GPU it was built for) is
+# copied to where its object would be built. Where the source is, these rules do not exist.
+define REFERENCE_RULES
+build/rel/$(basename $(1)).o: $(dir $(1))reference/$(notdir $(1)).o
+	@mkdir -p $$(@D)
+	cp $$< $$@
+build/asan/$(basename $(1)).o: $(dir $(1))reference/$(notdir $(1)).asan.o
+	@mkdir -p $$(@D)
+	cp $$< $$@
+endef
+$(foreach d,$(ALL_STAGE_DIRS),$(foreach s,$(call reference_only,$(d),c) $(call reference_only,$(d),cu),\
+    $(eval $(call REFERENCE_RULES,$(s)))))
 
 # make gpu-archs (make test runs it): every CUDA source, the exercises too, compiled for the GPUs
 # students have, in one nvcc call a file: a T4 (sm_75), an A100 (sm_80), RTX 30 and 40 cards
@@ -287,6 +314,14 @@ peak: build/peak                               ## this machine's FMA peak and ba
 peak-gpu: build/peak_gpu                       ## the GPU's FMA peak, copy bandwidth, cuBLAS -> results/$(MACHINE)/peak.csv
 	@mkdir -p results/$(MACHINE)
 	build/peak_gpu --csv results/$(MACHINE)/peak.csv
+
+# PORTABLE=1: the solutions compiled for any x86-64 (-march=x86-64-v2), not for this machine's CPU
+.PHONY: student-edition list-exercises
+student-edition:                               ## DEST=dir: a copy without the solutions, for a class (docs/teaching.md)
+	@scripts/student-edition.sh $(if $(PORTABLE),--portable) $(DEST)
+
+list-exercises:                                # for scripts: one "dir file-the-exercise-replaces" per line
+	@$(foreach d,$(sort $(ALL_STAGE_DIRS)),echo "$(d) $(call exercise_of,$(d))";) true
 
 clean:                                         ## remove every build product
 	rm -rf build $(CPU_BINS) $(foreach d,$(patsubst %/main.cu,%,$(wildcard [0-9][0-9]_*/main.cu)),$(d)/$(call stage_name,$(d)))

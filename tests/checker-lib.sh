@@ -5,6 +5,9 @@
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
 skip() { echo "SKIP: $*"; }
+# not_in_edition PATH: this is a student edition (make student-edition: STUDENT-EDITION.md at the
+# top) and it leaves PATH out (the lab, an exercise's solution): a check that needs PATH skips there
+not_in_edition() { [ -f STUDENT-EDITION.md ] && [ ! -e "$1" ]; }
 
 # run NAME COMMAND...: stdout in $LOG/NAME.out, stderr in $LOG/NAME.err; sets rc
 run() {

@@ -710,12 +710,15 @@ done < <(make -s list-stages)
 for sc in "lab/05_simd/bench-host.sh STEPS peak" "lab/14_amx/bench-host.sh STEPS peak" \
     "lab/scripts/host-probe.sh STEPS kern05" "lab/13_distributed/bench-gpus.sh ONLY comm"; do
     set -- $sc # SCRIPT VARIABLE A-STEP-IT-HAS
+    if not_in_edition "$1"; then skip "$1: not in the student edition"; continue; fi
     refused "$1: $2='$3 bogus'" "steps-$(basename "$(dirname "$1")")-$(basename "$1" .sh)" \
         env "$2=$3 bogus" bash "$1" "$T/steps-out"
     [ ! -e "$T/steps-out" ] || fail "$1: $2=bogus left $T/steps-out behind"
 done
 # 05's probe: its counts, sets and options whole and in range, else one line and exit 2
-if make -s build/rel/05_simd/probe >"$LOG/probe-build.out" 2>&1; then
+if not_in_edition lab/05_simd/probe.c; then
+    skip "05's probe (lab/05_simd/probe.c): not in the student edition"
+elif make -s build/rel/05_simd/probe >"$LOG/probe-build.out" 2>&1; then
     P=build/rel/05_simd/probe
     for a in "kernels 0 5 64,64,6" "kernels 2 abc 64,64,6" "kernel 3 bogus 64,64,6" \
         "kernels 2 3 avx512_6x64" "kernel 3 512,256,96x2junk" "phases 2 1 512/u8/bogus" \

@@ -15,7 +15,8 @@
 #      AMX, AVX-512, AVX2; tests/cpu-classes.sh): a case naming only variants the class lacks
 #      exits 77 (tests/lib.sh, case_needs); a class above this CPU: built, not run (SKIP)
 #   5. the harness catches planted bugs (tests/planted): a test that cannot fail proves nothing
-#   6. each untouched exercise fails its checks cleanly (exit 1, FAIL lines, no crash)
+#   6. each untouched exercise fails its checks cleanly (exit 1, FAIL lines, no crash); make
+#      student-edition writes a copy with no solution in it that builds and grades (tests/student-edition.sh)
 #   7. GPU stages without a GPU: skipped (exit 77), counted as skipped, not passed
 #   8. every CPU stage built for other CPUs and run under qemu (tests/portability.sh): x86
 #      without AVX-512 (Haswell) and without AVX (Nehalem), release and sanitizer builds; every
@@ -218,6 +219,9 @@ out=$(make -s stage07 NVCC= 2>&1)
 [ $? -ne 0 ] && echo "$out" | grep -q 'stage 07 is a CUDA stage and nvcc was not found' &&
     ok "make stage07 without nvcc (NVCC= hides it): says it needs nvcc" ||
     bad "make stage07 NVCC=: '$out' (want: a CUDA stage, nvcc not found)"
+
+echo "== the student edition: no solution in it, and it builds and grades (tests/student-edition.sh)"
+run_checker student-edition tests/student-edition.sh "$LOG/student-edition.out" </dev/null
 
 echo "== stage 05's five loops at sizes next to INT_MAX (tests/stages/05_simd_big_sizes.c, under UBSan)"
 expect_rc 0 "05_simd: the loops cut M, N or K = INT_MAX into blocks, every tile inside C" big-sizes \
