@@ -11,13 +11,13 @@
 #      checked nor timed; --json and --gradescope files of the documented shape.
 #   2. the same without gemm_quick_return in tiled: only --edges finds it; exit 1, the first
 #      failure an --edges alpha = 0 case, and its reproduce command prints the same reason.
-#   3. a class of planted 02 submissions graded by scripts/grade-class.sh into one CSV: ikj right;
+#   3. a class of planted 02 submissions graded by scripts/grade-class.sh into one CSV: kij right;
 #      writes one past the end of A; changes B[0]; reads and writes C[-1] through a volatile pointer
 #      (bit for bit, so that only the sanitizer build sees it); prints a fake PASS row and
 #      computes nothing; prints "." and is right; dies of SIGSEGV; loops; does not compile; a
 #      folder with no exercise. Each gets its row with the right exit status and reason, and the
 #      class goes on. The grader of old scored the first five full marks (or counted the fake
-#      row, or split ikj into "..ikj" and ".ikj").
+#      row, or split kij into "..kij" and ".kij").
 #      The crash is named with its signal and every other shape still checked; the loop is
 #      stopped (GRADE_TIMEOUT=3) and named.
 #   4. a kernel slow on every other call, timed beside two busy loops: "too noisy to judge", with
@@ -118,21 +118,21 @@ why=${why#in the sanitizer build: }
 class=$scratch/class
 mkdir -p "$class/right" "$class/nothing"
 cp "$root/02_loop_order/loop_order.c" "$class/right/exercise.c"
-plant() { # NAME CODE: 02's solution with CODE at the top of gemm_ikj's loops
-    awk -v code="$2" '{ print } /^void gemm_ikj\(/ { f = 1 } f && /scale_c\(M, N, beta, C, ldc\);/ { print "    " code; f = 0 }' \
+plant() { # NAME CODE: 02's solution with CODE at the top of gemm_kij's loops
+    awk -v code="$2" '{ print } /^void gemm_kij\(/ { f = 1 } f && /scale_c\(M, N, beta, C, ldc\);/ { print "    " code; f = 0 }' \
         "$root/02_loop_order/loop_order.c" >"$class/$1.c"
     grep -qF "${2:0:12}" "$class/$1.c" || { fail "could not plant $1 (loop_order.c changed?)"; exit 1; }
 }
 plant past_a '((float *)A)[(size_t)M * lda] = 1.0f;'
 plant b0 'if (M == 7) ((float *)B)[0] = 0.5f;'
 plant c_minus_1 '{ volatile float *cv = C; cv[-1] = cv[-1]; }'
-plant fake_pass 'printf("ikj               7     13      5      0.001      1.00                -   0.0e+00  PASS\\n"); return;'
+plant fake_pass 'printf("kij               7     13      5      0.001      1.00                -   0.0e+00  PASS\\n"); return;'
 plant dots 'printf(".");'
 plant crash 'if (M == 17) { volatile int *p = 0; *p = 1; }'
 plant loops '{ volatile int spin = M == 33; while (spin) {} }'
 echo 'this is not C' >"$class/typo.c"
 start=$SECONDS
-GRADE_SPEED=off GRADE_TIMEOUT=3 GRADE_SHAPES=$SMALL GRADE_VARIANTS=ikj \
+GRADE_SPEED=off GRADE_TIMEOUT=3 GRADE_SHAPES=$SMALL GRADE_VARIANTS=kij \
     timeout 400 scripts/grade-class.sh 2 "$class" --csv class.csv --out class-out >grade-class.out 2>&1
 rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c . class.csv)" -eq 11 ] &&
@@ -160,27 +160,27 @@ expect_row() { # NAME STATUS WHY-PATTERN DESCRIPTION
     if [ "${st:-}" = "$2" ] && [[ "${why:-}" =~ $3 ]]; then pass "grade-class: $4: exit $st, $p of $((p + fl)) pass${why:+; $why}"
     else fail "grade-class: $4: exit ${st:-none}, '${why:-}' (want $2 and /$3/); see class-out/$1/report.txt"; show "class-out/$1/report.txt" 12; fi
 }
-expect_row right 0 '^$' "ikj right"
+expect_row right 0 '^$' "kij right"
 expect_row past_a 1 'past the last element of A' "one write past the end of A"
 expect_row b0 1 'changed its input B' "B[0] changed"
-expect_row c_minus_1 1 'AddressSanitizer: use-after-poison.*gemm_ikj at .*c_minus_1.c:[0-9]+' "C[-1] read and written bit for bit (the sanitizer build)"
+expect_row c_minus_1 1 'AddressSanitizer: use-after-poison.*gemm_kij at .*c_minus_1.c:[0-9]+' "C[-1] read and written bit for bit (the sanitizer build)"
 expect_row fake_pass 1 'unwritten|want' "a printed fake PASS row"
 expect_row dots 0 '^$' "printf(\".\") in the kernel"
 expect_row crash 1 'crashed \(SIGSEGV\)' "a crash at M = 17"
-grep -qE '^  ikj +[0-9]+ of +[0-9]+ pass; crashed \(SIGSEGV\) at 17x1x9 \(defaults\) and 2 more;' class-out/crash/report.txt &&
-    pass "the crash is named with its signal: $(grep -m1 '^  ikj ' class-out/crash/report.txt | sed 's/^ *//; s/  */ /g; s/; failing.*//')" ||
-    fail "the crash not named: $(grep -m1 '^  ikj ' class-out/crash/report.txt)"
+grep -qE '^  kij +[0-9]+ of +[0-9]+ pass; crashed \(SIGSEGV\) at 17x1x9 \(defaults\) and 2 more;' class-out/crash/report.txt &&
+    pass "the crash is named with its signal: $(grep -m1 '^  kij ' class-out/crash/report.txt | sed 's/^ *//; s/  */ /g; s/; failing.*//')" ||
+    fail "the crash not named: $(grep -m1 '^  kij ' class-out/crash/report.txt)"
 expect_row loops 1 'timed out' "an endless loop at M = 33"
-grep -qE '^  ikj +[0-9]+ of +[0-9]+ pass; timed out at 33x33x33 \(defaults\): still running after 3 s' class-out/loops/report.txt &&
-    pass "the endless loop is named: $(grep -m1 '^  ikj ' class-out/loops/report.txt | sed 's/^ *//; s/  */ /g; s/; failing.*//')" ||
-    fail "the loop not named: $(grep -m1 '^  ikj ' class-out/loops/report.txt)"
+grep -qE '^  kij +[0-9]+ of +[0-9]+ pass; timed out at 33x33x33 \(defaults\): still running after 3 s' class-out/loops/report.txt &&
+    pass "the endless loop is named: $(grep -m1 '^  kij ' class-out/loops/report.txt | sed 's/^ *//; s/  */ /g; s/; failing.*//')" ||
+    fail "the loop not named: $(grep -m1 '^  kij ' class-out/loops/report.txt)"
 expect_row typo 1 'does not compile' "a submission that does not compile"
 expect_row nothing 2 'no exercise.c' "a folder without exercise.c"
-grep -qE '^  (\.+ikj|\.)' class-out/dots/report.txt && fail "printf(\".\") made phantom variants: $(grep -E '^  \.' class-out/dots/report.txt)" ||
-    pass "printf(\".\"): no phantom variants ('..ikj', '.ikj') in the report"
-grep -qE '^  ikj .* 0 of|failing e\.g\. 1x1x1 \(defaults\) 7x13x5 \(defaults\)' class-out/fake_pass/report.txt &&
-    pass "the fake PASS row for 7x13x5 counted for nothing: $(grep -m1 '^  ikj ' class-out/fake_pass/report.txt | sed 's/^ *//; s/  */ /g')" ||
-    fail "the fake PASS row: $(grep -m1 '^  ikj ' class-out/fake_pass/report.txt)"
+grep -qE '^  (\.+kij|\.)' class-out/dots/report.txt && fail "printf(\".\") made phantom variants: $(grep -E '^  \.' class-out/dots/report.txt)" ||
+    pass "printf(\".\"): no phantom variants ('..kij', '.kij') in the report"
+grep -qE '^  kij .* 0 of|failing e\.g\. 1x1x1 \(defaults\) 7x13x5 \(defaults\)' class-out/fake_pass/report.txt &&
+    pass "the fake PASS row for 7x13x5 counted for nothing: $(grep -m1 '^  kij ' class-out/fake_pass/report.txt | sed 's/^ *//; s/  */ /g')" ||
+    fail "the fake PASS row: $(grep -m1 '^  kij ' class-out/fake_pass/report.txt)"
 # the next submission after a crash and a loop was graded, and the crash's other shapes too
 p=$(awk -F'\t' '{ print $1 "/" $1 + $2 }' <<<"$(row crash)")
 [ "${p%/*}" -eq $((${p#*/} - 3)) ] && pass "the crashing submission: every other check still made ($p)" ||
@@ -304,7 +304,7 @@ else skip "no decimal-comma locale could be made here (localedef -i de_DE, then 
 # ---- 10. the untouched exercises: what each passes before a line is written ------------------------------
 # (gemm_quick_return gives every variant the edge cases that need no product: K = 0,
 # alpha = 0, empty and negative sizes; the count the exercises' headers and docs/teaching.md state)
-for want in "1 ijk 32 168" "2 ikj 32 168" "3 tiled 32 168" "4 omp_rows 32 168" "5 generic 32 168" "6 strassen_1lvl 94 168"; do
+for want in "1 ijk 32 168" "2 kij 32 168" "3 tiled 32 168" "4 omp_rows 32 168" "5 generic 32 168" "6 strassen_1lvl 94 168"; do
     read -r s v p t <<<"$want"
     GRADE_SPEED=off GRADE_SANITIZER=off GRADE_VARIANTS=$v scripts/grade.sh "$s" >"grade-untouched-$s.out" 2>&1
     rc=$?
