@@ -295,7 +295,7 @@ fi
 if [ "$(LOCPATH=$locdir LC_ALL=de_DE.UTF-8 awk 'BEGIN { printf "%.2f", 1.5 }' 2>/dev/null)" = "1,50" ]; then
     LOCPATH=$locdir LC_ALL=de_DE.UTF-8 GRADE_SHAPES=1 GRADE_SIZE=64 scripts/grade.sh --exercise 01_naive/naive.c 1 >grade-locale.out 2>&1
     rc=$?
-    line=$(grep -E '^  ijk ' grade-locale.out | tail -n 1)
+    line=$(grep -E '^  ijk_4sums ' grade-locale.out | tail -n 1)
     [ $rc -eq 0 ] && [[ "$line" =~ [0-9]\.[0-9]+x\ ±|too\ noisy ]] && ! [[ "$line" =~ [0-9],[0-9] ]] &&
         pass "LC_ALL=de_DE.UTF-8 (awk writes 1,50 there): the speed line in the C locale: $(sed 's/^ *//; s/  */ /g' <<<"$line")" ||
         { fail "LC_ALL=de_DE.UTF-8: exit $rc, '$line'"; show grade-locale.out; }
@@ -304,7 +304,7 @@ else skip "no decimal-comma locale could be made here (localedef -i de_DE, then 
 # ---- 10. the untouched exercises: what each passes before a line is written ------------------------------
 # (gemm_quick_return gives every variant the edge cases that need no product: K = 0,
 # alpha = 0, empty and negative sizes; the count the exercises' headers and docs/teaching.md state)
-for want in "1 ijk 32 168" "2 kij 32 168" "3 tiled 32 168" "4 omp_rows 32 168" "5 generic 32 168" "6 strassen_1lvl 94 168"; do
+for want in "1 ijk_4sums 32 168" "2 kij 32 168" "3 tiled 32 168" "4 omp_rows 32 168" "5 generic 32 168" "6 strassen_1lvl 94 168"; do
     read -r s v p t <<<"$want"
     GRADE_SPEED=off GRADE_SANITIZER=off GRADE_VARIANTS=$v scripts/grade.sh "$s" >"grade-untouched-$s.out" 2>&1
     rc=$?
