@@ -7,9 +7,10 @@
 # In a scratch copy of the tree (no committed file changes; no solution is written into an
 # exercise of the repository), on few shapes (GRADE_SHAPES) and one variant where one is enough:
 #   1. 03's solution as the exercise: exit 0, every shape with 3 option sets and every --edges
-#      case counted, tiled, tiled_copy, unroll_2x4 timed with a spread; 02's linked ikj neither
-#      checked nor timed; --json and --gradescope files of the documented shape.
-#   2. the same without gemm_quick_return in tiled: only --edges finds it; exit 1, the first
+#      case counted, tiled_kij, tiled_copy, unroll_4x4 timed with a spread; 02's linked ikj and
+#      the given tiled and unroll_2x4 neither checked nor timed; --json and --gradescope files of
+#      the documented shape.
+#   2. the same without gemm_quick_return in tiled_kij: only --edges finds it; exit 1, the first
 #      failure an --edges alpha = 0 case, and its reproduce command prints the same reason.
 #   3. a class of planted 02 submissions graded by scripts/grade-class.sh into one CSV: kij right;
 #      writes one past the end of A; changes B[0]; reads and writes C[-1] through a volatile pointer
@@ -65,17 +66,17 @@ GRADE_SHAPES=$SMALL GRADE_SIZE=96 scripts/grade.sh --json sol.json --gradescope 
 rc=$?
 [ $rc -eq 0 ] && pass "03's solution as the exercise: exit 0" ||
     { fail "03's solution as the exercise: exit $rc (want 0); its report:"; show grade-solution.out; }
-edges=$(build/grade/03_tiling/tiling --variant unroll_2x4 --edges --no-baseline | grep -cE ' (PASS|FAIL)$')
+edges=$(build/grade/03_tiling/tiling --variant unroll_4x4 --edges --no-baseline | grep -cE ' (PASS|FAIL)$')
 per=$((4 * 3 + edges))
-grep -qE "^  unroll_2x4 +$per of +$per pass$" grade-solution.out &&
+grep -qE "^  unroll_4x4 +$per of +$per pass$" grade-solution.out &&
     pass "every shape with 3 option sets (12 checks) and every --edges case ($edges), in both builds" ||
-    fail "unroll_2x4 not checked 12 + $edges times: $(grep '^  unroll_2x4' grade-solution.out)"
+    fail "unroll_4x4 not checked 12 + $edges times: $(grep '^  unroll_4x4' grade-solution.out)"
 verdict='( +[0-9.]+ GFLOP/s, solution +[0-9.]+: [0-9.]+x ±[0-9]+% \(medians of 3 rounds, each against [^)]*\)| +too noisy to judge: [0-9.]+x to [0-9.]+x the solution, ±[0-9]+% \([^)]*\))(; busy: others used [0-9.]+ cores)?$'
-timed=$(grep -cE "^  (tiled|tiled_copy|unroll_2x4)$verdict" grade-solution.out)
-[ "$timed" -eq 3 ] && pass "tiled, tiled_copy and unroll_2x4 timed in three rounds, each verdict with its spread" ||
-    fail "$timed of tiled, tiled_copy, unroll_2x4 timed (want 3): $(grep -A3 '^speed' grade-solution.out)"
-grep -qE '^  ikj ' grade-solution.out && fail "02's linked ikj is graded (not part of 03's exercise)" ||
-    pass "02's linked ikj is neither checked nor timed (03_tiling/test-cases.txt)"
+timed=$(grep -cE "^  (tiled_kij|tiled_copy|unroll_4x4)$verdict" grade-solution.out)
+[ "$timed" -eq 3 ] && pass "tiled_kij, tiled_copy and unroll_4x4 timed in three rounds, each verdict with its spread" ||
+    fail "$timed of tiled_kij, tiled_copy, unroll_4x4 timed (want 3): $(grep -A3 '^speed' grade-solution.out)"
+grep -qE '^  (ikj|tiled|unroll_2x4) ' grade-solution.out && fail "02's linked ikj, or the given tiled or unroll_2x4, is graded (not part of 03's exercise)" ||
+    pass "02's linked ikj and the given tiled and unroll_2x4 are neither checked nor timed (03_tiling/test-cases.txt)"
 tail -n 1 grade-solution.out | grep -qE '^grade 03_tiling: PASS \(exit 0\): every check passes \([0-9]+ of [0-9]+\)' &&
     pass "the last line is the verdict: $(tail -n 1 grade-solution.out)" || fail "no verdict line: $(tail -n 1 grade-solution.out)"
 if command -v python3 >/dev/null; then
@@ -87,7 +88,7 @@ assert r["status"] == 0 and r["checks"]["failed"] == 0 and r["checks"]["passed"]
 assert r["first_failure"] is None and s["stage"] == "03_tiling" and s["exercise"].endswith("03_tiling/tiling.c")
 assert r["machine"]["cpu"] and "gpu" in r["machine"]
 assert s["speed"] is None or (s["speed"]["ratio"] > 0 and s["speed"]["spread"] >= 0), s["speed"]
-assert [v["name"] for v in s["variants"]] == ["tiled", "tiled_copy", "unroll_2x4"]
+assert [v["name"] for v in s["variants"]] == ["tiled_kij", "tiled_copy", "unroll_4x4"]
 assert g["score"] == g["max_score"] == r["checks"]["passed"] and len(g["tests"]) == 3
 for t in g["tests"]:
     assert set(t) == {"name", "score", "max_score", "output"} and t["score"] == t["max_score"] > 0, t
@@ -96,18 +97,18 @@ EOF
     else fail "--json or --gradescope not of the documented shape:"; show sol.json 40; fi
 else skip "no python3 to read the JSON files"; fi
 
-# ---- 2. a bug only the edge cases find: no quick return in tiled -------------------------------------
-awk 'done != 1 && /^void gemm_tiled\(/ { intiled = 1 }
+# ---- 2. a bug only the edge cases find: no quick return in tiled_kij ---------------------------------
+awk 'done != 1 && /^void gemm_tiled_kij\(/ { intiled = 1 }
      intiled && /gemm_quick_return/ { getline; intiled = 0; done = 1; next }
      { print }' "$root/03_tiling/tiling.c" >"$plants/noquick.c"
 cmp -s "$plants/noquick.c" "$root/03_tiling/tiling.c" && { fail "could not plant the bug (tiling.c changed?)"; exit 1; }
-GRADE_SPEED=off GRADE_SHAPES=$SMALL GRADE_VARIANTS=tiled scripts/grade.sh --exercise "$plants/noquick.c" 3 >grade-planted.out 2>&1
+GRADE_SPEED=off GRADE_SHAPES=$SMALL GRADE_VARIANTS=tiled_kij scripts/grade.sh --exercise "$plants/noquick.c" 3 >grade-planted.out 2>&1
 rc=$?
 first=$(grep -m1 '^      first failure: ' grade-planted.out | sed 's/^ *first failure: //')
 cmd=$(grep -m1 '^      reproduce: ' grade-planted.out | sed 's/^ *reproduce: *//')
 [ $rc -eq 1 ] && [[ "$first" == *"(--edges: alpha = 0"* ]] &&
-    pass "no quick return in tiled: exit 1, first failure $first" ||
-    fail "no quick return in tiled: exit $rc, first failure '$first' (want exit 1, an --edges alpha = 0 case)"
+    pass "no quick return in tiled_kij: exit 1, first failure $first" ||
+    fail "no quick return in tiled_kij: exit $rc, first failure '$first' (want exit 1, an --edges alpha = 0 case)"
 why=${first#*): }
 why=${why#in the sanitizer build: }
 # shellcheck disable=SC2086
@@ -197,23 +198,23 @@ cmp -s 02_loop_order/exercise.c "$root/02_loop_order/exercise.c" && pass "the tr
     fail "grade-class changed 02_loop_order/exercise.c"
 
 # ---- 4. a noisy kernel, timed beside two busy loops: no verdict, and the busy mark -----------------------
-awk '/^void gemm_unroll_2x4\(/ { t = 1 }
+awk '/^void gemm_unroll_4x4\(/ { t = 1 }
      { print }
      t && /^\{/ { print "    { static int calls; if (calls++ % 2) usleep(8000); }"; t = 0 }' "$root/03_tiling/tiling.c" |
     sed '1i #include <unistd.h>' >"$plants/noisy.c"
 grep -q usleep "$plants/noisy.c" || { fail "could not plant the noise (tiling.c changed?)"; exit 1; }
 for _ in 1 2; do (while :; do :; done) & done
 spinners=$(jobs -p)
-GRADE_SANITIZER=off GRADE_SIZE=64 GRADE_SHAPES=1 GRADE_VARIANTS=unroll_2x4 timeout 200 \
+GRADE_SANITIZER=off GRADE_SIZE=64 GRADE_SHAPES=1 GRADE_VARIANTS=unroll_4x4 timeout 200 \
     scripts/grade.sh --exercise "$plants/noisy.c" 3 >grade-noisy.out 2>&1
 rc=$?
 # shellcheck disable=SC2086
 kill $spinners
 wait 2>/dev/null
-[ $rc -eq 0 ] && grep -qE '^  unroll_2x4 +too noisy to judge: [0-9.]+x to [0-9.]+x the solution, ±[0-9]+% \(3 rounds, each against [^)]*\); busy: others used [0-9.]+ cores$' grade-noisy.out &&
+[ $rc -eq 0 ] && grep -qE '^  unroll_4x4 +too noisy to judge: [0-9.]+x to [0-9.]+x the solution, ±[0-9]+% \(3 rounds, each against [^)]*\); busy: others used [0-9.]+ cores$' grade-noisy.out &&
     tail -n 1 grade-noisy.out | grep -q '; 1 too noisy to judge$' &&
-    pass "a kernel slow on every other call: exit 0, $(grep -E '^  unroll_2x4 +too' grade-noisy.out | sed 's/^ *//; s/  */ /g')" ||
-    { fail "the noisy unroll_2x4: exit $rc, a verdict, or no busy mark:"; show grade-noisy.out; }
+    pass "a kernel slow on every other call: exit 0, $(grep -E '^  unroll_4x4 +too' grade-noisy.out | sed 's/^ *//; s/  */ /g')" ||
+    { fail "the noisy unroll_4x4: exit $rc, a verdict, or no busy mark:"; show grade-noisy.out; }
 
 # ---- 5. 11: a write past the output; each TODO alone; a loop and a crash -------------------------------
 python_free_plant() { # NAME AWK-PROGRAM: 11's solution changed by the program
@@ -304,7 +305,7 @@ else skip "no decimal-comma locale could be made here (localedef -i de_DE, then 
 # ---- 10. the untouched exercises: what each passes before a line is written ------------------------------
 # (gemm_quick_return gives every variant the edge cases that need no product: K = 0,
 # alpha = 0, empty and negative sizes; the count the exercises' headers and docs/teaching.md state)
-for want in "1 ijk_4sums 32 168" "2 kij 32 168" "3 tiled 32 168" "4 omp_rows 32 168" "5 generic 32 168" "6 strassen_1lvl 94 168"; do
+for want in "1 ijk_4sums 32 168" "2 kij 32 168" "3 tiled_kij 32 168" "4 omp_rows 32 168" "5 generic 32 168" "6 strassen_1lvl 94 168"; do
     read -r s v p t <<<"$want"
     GRADE_SPEED=off GRADE_SANITIZER=off GRADE_VARIANTS=$v scripts/grade.sh "$s" >"grade-untouched-$s.out" 2>&1
     rc=$?
