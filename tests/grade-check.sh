@@ -305,7 +305,7 @@ else skip "no decimal-comma locale could be made here (localedef -i de_DE, then 
 # ---- 10. the untouched exercises: what each passes before a line is written ------------------------------
 # (gemm_quick_return gives every variant the edge cases that need no product: K = 0,
 # alpha = 0, empty and negative sizes; the count the exercises' headers and docs/teaching.md state)
-for want in "1 ijk_4sums 32 168" "2 kij 32 168" "3 tiled_kij 32 168" "4 omp_rows 32 168" "5 generic 32 168" "6 strassen_1lvl 94 168"; do
+for want in "1 ijk_4sums 32 168" "2 kij 32 168" "3 tiled_kij 32 168" "4 omp_cols 32 168" "5 generic 32 168" "6 strassen_1lvl 94 168"; do
     read -r s v p t <<<"$want"
     GRADE_SPEED=off GRADE_SANITIZER=off GRADE_VARIANTS=$v scripts/grade.sh "$s" >"grade-untouched-$s.out" 2>&1
     rc=$?
