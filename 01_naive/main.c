@@ -1,4 +1,4 @@
-/* 01_naive: one variant, the harness does the rest (see common/bench.h).
+/* 01_naive: the naive loop and the exercise's variant; the harness does the rest (common/bench.h).
  *   make stage01 && ./01_naive/naive -m 7 -n 13 -k 5
  */
 #include "baseline_blas.h"
@@ -6,6 +6,8 @@
 
 static const gemm_variant variants[] = {
     {"ijk", "three nested loops, i-j-k order: a dot product per element of C", gemm_ijk},
+    {"ijk_4sums", "ijk with four partial sums: four independent FMA chains (the exercise's)",
+     gemm_ijk_4sums},
 };
 
 static const stage_info stage = {

@@ -2,6 +2,6 @@
 #define NAIVE_H
 #include "gemm.h"
 
-gemm_fn gemm_ijk;
+gemm_fn gemm_ijk, gemm_ijk_4sums;
 
 #endif

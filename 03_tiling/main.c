@@ -10,9 +10,12 @@ static const gemm_variant variants[] = {
     {"ikj", "02's ikj, linked for comparison: no blocking", gemm_ikj},
     /* from here on, every variant works on T x T blocks (--tile) */
     {"tiled", "02's ikj on T x T blocks of A, B and C, read in place", gemm_tiled},
+    {"tiled_kij", "tiled with 02's kij inside each block (the exercise's)", gemm_tiled_kij},
     {"tiled_copy", "tiled, each block first copied into a 64-byte-aligned buffer", gemm_tiled_copy},
     {"unroll_2x4", "tiled_copy, 2 rows x 4 k per step: 8 values of A in registers",
      gemm_unroll_2x4},
+    {"unroll_4x4", "tiled_copy, 4 rows x 4 k per step: 16 values of A (the exercise's)",
+     gemm_unroll_4x4},
 };
 enum { FIRST_TILED = 1 };
 

@@ -19,6 +19,13 @@
  *   unroll_2x4  the same copies; the block product takes 2 rows of C and 4 steps of k
  *               at once, holding 8 values of A in registers: every B element loaded
  *               feeds two rows of C, every C element is loaded and stored once per 4 k
+ *
+ * and the two the chapter leaves to its exercise:
+ *
+ *   tiled_kij   tiled with 02's kij inside each block: the whole C tile is updated
+ *               from one row of the B block before the next row is read
+ *   unroll_4x4  unroll_2x4 four rows high: 16 values of A in registers, 4 loads of B
+ *               and 4 loads and 4 stores of C per 16 multiply-adds
  */
 #include "tiling.h"
 
@@ -32,17 +39,21 @@ static int min_int(int a, int b) { return a < b ? a : b; }
 static int max_int(int a, int b) { return a > b ? a : b; }
 static int round_up(int n, int multiple) { return (n + multiple - 1) / multiple * multiple; }
 
+/* C = beta*C (zeros, C unread, when beta == 0): the blocks then only add to it. */
+static void scale_c(int M, int N, float beta, float *C, int ldc)
+{
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++)
+            C[IDX(i, j, ldc)] = beta == 0.0f ? 0.0f : beta * C[IDX(i, j, ldc)];
+}
+
 void gemm_tiled(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                 int ldb, float beta, float *C, int ldc)
 {
     if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
         return;
     const int T = tile_size;
-    /* C = beta*C first (zeros, C unread, when beta == 0): the blocks then only add to it */
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++)
-            C[IDX(i, j, ldc)] = beta == 0.0f ? 0.0f : beta * C[IDX(i, j, ldc)];
-
+    scale_c(M, N, beta, C, ldc);
     for (int i0 = 0; i0 < M; i0 += T)
         for (int j0 = 0; j0 < N; j0 += T)
             for (int k0 = 0; k0 < K; k0 += T) {
@@ -55,6 +66,32 @@ void gemm_tiled(int M, int N, int K, float alpha, const float *A, int lda, const
                         for (int j = j0; j < j0 + nb; j++)
                             c[j] += a * b[j];
                     }
+            }
+}
+
+/* The same blocks, with k outside i inside each block (02's kij): one row of the B block (T
+ * floats) serves every row of the C tile in turn, and the whole C tile (T x T) is read and
+ * written once per k, where tiled keeps one row of C in L1 for all of its k. */
+void gemm_tiled_kij(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                    int ldb, float beta, float *C, int ldc)
+{
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
+        return;
+    const int T = tile_size;
+    scale_c(M, N, beta, C, ldc);
+    for (int i0 = 0; i0 < M; i0 += T)
+        for (int j0 = 0; j0 < N; j0 += T)
+            for (int k0 = 0; k0 < K; k0 += T) {
+                const int mb = min_int(T, M - i0), nb = min_int(T, N - j0), kb = min_int(T, K - k0);
+                for (int k = k0; k < k0 + kb; k++) {
+                    const float *b = &B[IDX(k, 0, ldb)];
+                    for (int i = i0; i < i0 + mb; i++) {
+                        const float a = alpha * A[IDX(i, k, lda)];
+                        float *c = &C[IDX(i, 0, ldc)];
+                        for (int j = j0; j < j0 + nb; j++)
+                            c[j] += a * b[j];
+                    }
+                }
             }
 }
 
@@ -100,6 +137,34 @@ static void block_2x4(int mb, int nb, int kb, int ldt, const float *restrict Ab,
                 c0j += a02 * b2[j], c1j += a12 * b2[j];
                 c0j += a03 * b3[j], c1j += a13 * b3[j];
                 c0[j] = c0j, c1[j] = c1j;
+            }
+        }
+}
+
+/* Four rows of C and four steps of k per pass over j (mb and kb multiples of 4). Per 4 x 4
+ * step: 16 values of A in registers; per j, 4 loads of B and 4 loads and 4 stores of C for
+ * 16 multiply-adds, 0.75 memory operations per multiply-add against block_2x4's 1. With
+ * 8-wide vectors that is 16 broadcasts, 4 vectors of B and 4 of C: 24 vector registers, more
+ * than AVX2's 16 (chapter 03, exercise 5). */
+static void block_4x4(int mb, int nb, int kb, int ldt, const float *restrict Ab,
+                      const float *restrict Bb, float *restrict Cb)
+{
+    for (int i = 0; i < mb; i += 4)
+        for (int k = 0; k < kb; k += 4) {
+            const float *a0 = &Ab[i * ldt + k], *a1 = a0 + ldt, *a2 = a1 + ldt, *a3 = a2 + ldt;
+            const float a00 = a0[0], a01 = a0[1], a02 = a0[2], a03 = a0[3];
+            const float a10 = a1[0], a11 = a1[1], a12 = a1[2], a13 = a1[3];
+            const float a20 = a2[0], a21 = a2[1], a22 = a2[2], a23 = a2[3];
+            const float a30 = a3[0], a31 = a3[1], a32 = a3[2], a33 = a3[3];
+            const float *b0 = &Bb[k * ldt], *b1 = b0 + ldt, *b2 = b1 + ldt, *b3 = b2 + ldt;
+            float *c0 = &Cb[i * ldt], *c1 = c0 + ldt, *c2 = c1 + ldt, *c3 = c2 + ldt;
+            for (int j = 0; j < nb; j++) {
+                float c0j = c0[j], c1j = c1[j], c2j = c2[j], c3j = c3[j];
+                c0j += a00 * b0[j], c1j += a10 * b0[j], c2j += a20 * b0[j], c3j += a30 * b0[j];
+                c0j += a01 * b1[j], c1j += a11 * b1[j], c2j += a21 * b1[j], c3j += a31 * b1[j];
+                c0j += a02 * b2[j], c1j += a12 * b2[j], c2j += a22 * b2[j], c3j += a32 * b2[j];
+                c0j += a03 * b3[j], c1j += a13 * b3[j], c2j += a23 * b3[j], c3j += a33 * b3[j];
+                c0[j] = c0j, c1[j] = c1j, c2[j] = c2j, c3[j] = c3j;
             }
         }
 }
@@ -190,8 +255,8 @@ static int block_buffers(size_t floats, float *buf[3])
 /* gemm_tiled's three block loops, with every block copied before it is used. A buffer
  * row is ldt floats, T rounded up to 16 (64 bytes), and the buffers are 64-byte aligned:
  * every row starts on a cache line. The C tile is summed in its own buffer and written
- * to C once, with beta. */
-static void gemm_copied_blocks(block_product *product, int M, int N, int K, float alpha,
+ * to C once, with beta. The product takes rows in steps of mr (2 or 4). */
+static void gemm_copied_blocks(block_product *product, int mr, int M, int N, int K, float alpha,
                                const float *A, int lda, const float *B, int ldb, float beta,
                                float *C, int ldc)
 {
@@ -206,8 +271,8 @@ static void gemm_copied_blocks(block_product *product, int M, int N, int K, floa
     }
     float *Ab = buf[0], *Bb = buf[1], *Cb = buf[2];
     for (int i0 = 0; i0 < M; i0 += T) {
-        /* padding: an even number of rows, k a multiple of 4, whole 64-byte rows of C */
-        const int mb = min_int(T, M - i0), mb_pad = round_up(mb, 2);
+        /* padding: rows a multiple of mr, k a multiple of 4, whole 64-byte rows of C */
+        const int mb = min_int(T, M - i0), mb_pad = round_up(mb, mr);
         for (int j0 = 0; j0 < N; j0 += T) {
             const int nb = min_int(T, N - j0), nb_pad = round_up(nb, 16);
             memset(Cb, 0, sizeof(float) * (size_t)mb_pad * (size_t)ldt);
@@ -225,11 +290,17 @@ static void gemm_copied_blocks(block_product *product, int M, int N, int K, floa
 void gemm_tiled_copy(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                      int ldb, float beta, float *C, int ldc)
 {
-    gemm_copied_blocks(block_ikj, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    gemm_copied_blocks(block_ikj, 2, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 void gemm_unroll_2x4(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                      int ldb, float beta, float *C, int ldc)
 {
-    gemm_copied_blocks(block_2x4, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    gemm_copied_blocks(block_2x4, 2, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void gemm_unroll_4x4(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                     int ldb, float beta, float *C, int ldc)
+{
+    gemm_copied_blocks(block_4x4, 4, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }

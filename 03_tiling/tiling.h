@@ -11,5 +11,6 @@ extern int tile_size;
 #define TILE_DEFAULT 256
 
 gemm_fn gemm_tiled, gemm_tiled_copy, gemm_unroll_2x4;
+gemm_fn gemm_tiled_kij, gemm_unroll_4x4; /* the exercise's (chapter 03, exercise 1) */
 
 #endif

@@ -13,6 +13,12 @@ static const gemm_variant variants[] = {
      gemm_omp_tiled_dyn},
     {"pthreads_tiled", "omp_tiled by hand: pthread_create, a range of tiles each, join",
      gemm_pthreads_tiled},
+    /* the exercise's: the columns of C, a grid of threads, a queue of tiles */
+    {"omp_cols", "02's ikj on strips of T columns of C, split evenly (the exercise's)", gemm_omp_cols},
+    {"omp_grid", "one block of C a thread, threads as a pr x pc grid (the exercise's)",
+     gemm_omp_grid},
+    {"pthreads_dyn", "omp_tiled_dyn by hand: tiles taken from an atomic counter (the exercise's)",
+     gemm_pthreads_dyn},
 };
 enum { FIRST_TILED = 1 };
 

@@ -13,6 +13,15 @@
  *   pthreads_tiled  omp_tiled written out by hand: create the threads, give each its
  *                   range of tiles, wait for them all
  *
+ * and the three the chapter leaves to its exercise:
+ *
+ *   omp_cols        02's ikj on strips of T columns of C; the strips split into one equal
+ *                   range per thread: each thread reads all of A and its strip of B
+ *   omp_grid        the threads as a grid of pr x pc, each computing one block of C with
+ *                   03's unroll_2x4: it reads 1/pr of A and 1/pc of B
+ *   pthreads_dyn    omp_tiled_dyn by hand: the threads take the next tile from a shared
+ *                   atomic counter until none is left
+ *
  * The thread count is the one --threads gives OpenMP (omp_set_num_threads);
  * pthreads_tiled asks OpenMP for it (omp_get_max_threads) and starts that many itself.
  */
@@ -20,6 +29,7 @@
 
 #include <omp.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "../02_loop_order/loop_order.h"
@@ -137,5 +147,91 @@ void gemm_pthreads_tiled(int M, int N, int K, float alpha, const float *A, int l
     }
     free(threads);
     free(ranges);
+    free(started);
+}
+
+/* ---- the exercise's: another loop, a grid, a queue ------------------------------------- */
+
+/* Strips of T columns of C, each the M x T product of A with a strip of B: 02's ikj with N = T,
+ * so that each row of the strip's C and of its B is a run of T floats (whole cache lines when a
+ * row starts on one). Every thread streams all of A, and its strip of B (K x T floats) is what
+ * 02's ikj reads again for every row of C. */
+void gemm_omp_cols(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                   int ldb, float beta, float *C, int ldc)
+{
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
+        return;
+    const int T = tile_size, strips = (N + T - 1) / T;
+#pragma omp parallel for schedule(static)
+    for (int s = 0; s < strips; s++) {
+        const int j0 = s * T;
+        gemm_ikj(M, min_int(T, N - j0), K, alpha, A, lda, &B[IDX(0, j0, ldb)], ldb, beta,
+                 &C[IDX(0, j0, ldc)], ldc);
+    }
+}
+
+/* One block of C a thread, the threads laid out as a grid of pr rows by pc columns (pr the
+ * largest divisor of the count not above its square root: 1 x 2 on 2 threads, 2 x 2 on 4).
+ * Thread (r, c) reads the r-th of pr bands of A and the c-th of pc strips of B; a split by rows
+ * alone (pr = threads) would have every thread read all of B. */
+void gemm_omp_grid(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                   int ldb, float beta, float *C, int ldc)
+{
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
+        return;
+#pragma omp parallel
+    {
+        const int nt = omp_get_num_threads(), t = omp_get_thread_num();
+        int pr = 1;
+        for (int d = 1; d * d <= nt; d++)
+            if (nt % d == 0)
+                pr = d;
+        const int pc = nt / pr, r = t / pc, c = t % pc;
+        const int i0 = (int)((long)M * r / pr), i1 = (int)((long)M * (r + 1) / pr);
+        const int j0 = (int)((long)N * c / pc), j1 = (int)((long)N * (c + 1) / pc);
+        if (i1 > i0 && j1 > j0) /* more threads than rows or columns: some have no block */
+            gemm_unroll_2x4(i1 - i0, j1 - j0, K, alpha, &A[IDX(i0, 0, lda)], lda,
+                            &B[IDX(0, j0, ldb)], ldb, beta, &C[IDX(i0, j0, ldc)], ldc);
+    }
+}
+
+/* schedule(dynamic) by hand: one counter that every thread increments to take its next tile.
+ * atomic_fetch_add hands each number to exactly one thread, so no tile is done twice or left. */
+typedef struct tile_queue {
+    const tiled_problem *p;
+    atomic_long next; /* the first tile nobody has taken */
+} tile_queue;
+
+static void *take_tiles(void *arg)
+{
+    tile_queue *q = arg;
+    for (long t = atomic_fetch_add(&q->next, 1); t < q->p->ntiles; t = atomic_fetch_add(&q->next, 1))
+        compute_tile(q->p, t);
+    return NULL;
+}
+
+void gemm_pthreads_dyn(int M, int N, int K, float alpha, const float *A, int lda,
+                       const float *B, int ldb, float beta, float *C, int ldc)
+{
+    if (gemm_quick_return(M, N, K, alpha, beta, C, ldc))
+        return;
+    const tiled_problem p = cut_into_tiles(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    tile_queue q = {.p = &p};
+    atomic_init(&q.next, 0);
+    int nthreads = omp_get_max_threads();
+    if (nthreads > p.ntiles)
+        nthreads = (int)p.ntiles;
+    pthread_t *threads = malloc(sizeof(pthread_t) * (size_t)nthreads);
+    int *started = calloc((size_t)nthreads, sizeof(int));
+    if (threads && started)
+        for (int w = 1; w < nthreads; w++)
+            started[w] = pthread_create(&threads[w], NULL, take_tiles, &q) == 0;
+    take_tiles(&q); /* the calling thread takes tiles too; it leaves none for a thread that
+                       could not be started, or when there was no room to start any */
+    if (threads && started)
+        for (int w = 1; w < nthreads; w++)
+            if (started[w])
+                pthread_join(threads[w], NULL);
+    free(threads);
     free(started);
 }

@@ -7,17 +7,18 @@
 # In a scratch copy of the tree (no committed file changes; no solution is written into an
 # exercise of the repository), on few shapes (GRADE_SHAPES) and one variant where one is enough:
 #   1. 03's solution as the exercise: exit 0, every shape with 3 option sets and every --edges
-#      case counted, tiled, tiled_copy, unroll_2x4 timed with a spread; 02's linked ikj neither
-#      checked nor timed; --json and --gradescope files of the documented shape.
-#   2. the same without gemm_quick_return in tiled: only --edges finds it; exit 1, the first
+#      case counted, tiled_kij, tiled_copy, unroll_4x4 timed with a spread; 02's linked ikj and
+#      the given tiled and unroll_2x4 neither checked nor timed; --json and --gradescope files of
+#      the documented shape.
+#   2. the same without gemm_quick_return in tiled_kij: only --edges finds it; exit 1, the first
 #      failure an --edges alpha = 0 case, and its reproduce command prints the same reason.
-#   3. a class of planted 02 submissions graded by scripts/grade-class.sh into one CSV: ikj right;
+#   3. a class of planted 02 submissions graded by scripts/grade-class.sh into one CSV: kij right;
 #      writes one past the end of A; changes B[0]; reads and writes C[-1] through a volatile pointer
 #      (bit for bit, so that only the sanitizer build sees it); prints a fake PASS row and
 #      computes nothing; prints "." and is right; dies of SIGSEGV; loops; does not compile; a
 #      folder with no exercise. Each gets its row with the right exit status and reason, and the
 #      class goes on. The grader of old scored the first five full marks (or counted the fake
-#      row, or split ikj into "..ikj" and ".ikj").
+#      row, or split kij into "..kij" and ".kij").
 #      The crash is named with its signal and every other shape still checked; the loop is
 #      stopped (GRADE_TIMEOUT=3) and named.
 #   4. a kernel slow on every other call, timed beside two busy loops: "too noisy to judge", with
@@ -70,17 +71,17 @@ GRADE_SHAPES=$SMALL GRADE_SIZE=96 scripts/grade.sh --json sol.json --gradescope 
 rc=$?
 [ $rc -eq 0 ] && pass "03's solution as the exercise: exit 0" ||
     { fail "03's solution as the exercise: exit $rc (want 0); its report:"; show grade-solution.out; }
-edges=$(build/grade/03_tiling/tiling --variant unroll_2x4 --edges --no-baseline | grep -cE ' (PASS|FAIL)$')
+edges=$(build/grade/03_tiling/tiling --variant unroll_4x4 --edges --no-baseline | grep -cE ' (PASS|FAIL)$')
 per=$((4 * 3 + edges))
-grep -qE "^  unroll_2x4 +$per of +$per pass$" grade-solution.out &&
+grep -qE "^  unroll_4x4 +$per of +$per pass$" grade-solution.out &&
     pass "every shape with 3 option sets (12 checks) and every --edges case ($edges), in both builds" ||
-    fail "unroll_2x4 not checked 12 + $edges times: $(grep '^  unroll_2x4' grade-solution.out)"
+    fail "unroll_4x4 not checked 12 + $edges times: $(grep '^  unroll_4x4' grade-solution.out)"
 verdict='( +[0-9.]+ GFLOP/s, solution +[0-9.]+: [0-9.]+x ±[0-9]+% \(medians of 3 rounds, each against [^)]*\)| +too noisy to judge: [0-9.]+x to [0-9.]+x the solution, ±[0-9]+% \([^)]*\))(; busy: others used [0-9.]+ cores)?$'
-timed=$(grep -cE "^  (tiled|tiled_copy|unroll_2x4)$verdict" grade-solution.out)
-[ "$timed" -eq 3 ] && pass "tiled, tiled_copy and unroll_2x4 timed in three rounds, each verdict with its spread" ||
-    fail "$timed of tiled, tiled_copy, unroll_2x4 timed (want 3): $(grep -A3 '^speed' grade-solution.out)"
-grep -qE '^  ikj ' grade-solution.out && fail "02's linked ikj is graded (not part of 03's exercise)" ||
-    pass "02's linked ikj is neither checked nor timed (03_tiling/test-cases.txt)"
+timed=$(grep -cE "^  (tiled_kij|tiled_copy|unroll_4x4)$verdict" grade-solution.out)
+[ "$timed" -eq 3 ] && pass "tiled_kij, tiled_copy and unroll_4x4 timed in three rounds, each verdict with its spread" ||
+    fail "$timed of tiled_kij, tiled_copy, unroll_4x4 timed (want 3): $(grep -A3 '^speed' grade-solution.out)"
+grep -qE '^  (ikj|tiled|unroll_2x4) ' grade-solution.out && fail "02's linked ikj, or the given tiled or unroll_2x4, is graded (not part of 03's exercise)" ||
+    pass "02's linked ikj and the given tiled and unroll_2x4 are neither checked nor timed (03_tiling/test-cases.txt)"
 tail -n 1 grade-solution.out | grep -qE '^grade 03_tiling: PASS \(exit 0\): every check passes \([0-9]+ of [0-9]+\)' &&
     pass "the last line is the verdict: $(tail -n 1 grade-solution.out)" || fail "no verdict line: $(tail -n 1 grade-solution.out)"
 if command -v python3 >/dev/null; then
@@ -92,7 +93,7 @@ assert r["status"] == 0 and r["checks"]["failed"] == 0 and r["checks"]["passed"]
 assert r["first_failure"] is None and s["stage"] == "03_tiling" and s["exercise"].endswith("03_tiling/tiling.c")
 assert r["machine"]["cpu"] and "gpu" in r["machine"]
 assert s["speed"] is None or (s["speed"]["ratio"] > 0 and s["speed"]["spread"] >= 0), s["speed"]
-assert [v["name"] for v in s["variants"]] == ["tiled", "tiled_copy", "unroll_2x4"]
+assert [v["name"] for v in s["variants"]] == ["tiled_kij", "tiled_copy", "unroll_4x4"]
 assert g["score"] == g["max_score"] == r["checks"]["passed"] and len(g["tests"]) == 3
 for t in g["tests"]:
     assert set(t) == {"name", "score", "max_score", "output"} and t["score"] == t["max_score"] > 0, t
@@ -101,18 +102,18 @@ EOF
     else fail "--json or --gradescope not of the documented shape:"; show sol.json 40; fi
 else skip "no python3 to read the JSON files"; fi
 
-# ---- 2. a bug only the edge cases find: no quick return in tiled -------------------------------------
-awk 'done != 1 && /^void gemm_tiled\(/ { intiled = 1 }
+# ---- 2. a bug only the edge cases find: no quick return in tiled_kij ---------------------------------
+awk 'done != 1 && /^void gemm_tiled_kij\(/ { intiled = 1 }
      intiled && /gemm_quick_return/ { getline; intiled = 0; done = 1; next }
      { print }' "$root/03_tiling/tiling.c" >"$plants/noquick.c"
 cmp -s "$plants/noquick.c" "$root/03_tiling/tiling.c" && { fail "could not plant the bug (tiling.c changed?)"; exit 1; }
-GRADE_SPEED=off GRADE_SHAPES=$SMALL GRADE_VARIANTS=tiled scripts/grade.sh --exercise "$plants/noquick.c" 3 >grade-planted.out 2>&1
+GRADE_SPEED=off GRADE_SHAPES=$SMALL GRADE_VARIANTS=tiled_kij scripts/grade.sh --exercise "$plants/noquick.c" 3 >grade-planted.out 2>&1
 rc=$?
 first=$(grep -m1 '^      first failure: ' grade-planted.out | sed 's/^ *first failure: //')
 cmd=$(grep -m1 '^      reproduce: ' grade-planted.out | sed 's/^ *reproduce: *//')
 [ $rc -eq 1 ] && [[ "$first" == *"(--edges: alpha = 0"* ]] &&
-    pass "no quick return in tiled: exit 1, first failure $first" ||
-    fail "no quick return in tiled: exit $rc, first failure '$first' (want exit 1, an --edges alpha = 0 case)"
+    pass "no quick return in tiled_kij: exit 1, first failure $first" ||
+    fail "no quick return in tiled_kij: exit $rc, first failure '$first' (want exit 1, an --edges alpha = 0 case)"
 why=${first#*): }
 why=${why#in the sanitizer build: }
 # shellcheck disable=SC2086
@@ -123,21 +124,21 @@ why=${why#in the sanitizer build: }
 class=$scratch/class
 mkdir -p "$class/right" "$class/nothing"
 cp "$root/02_loop_order/loop_order.c" "$class/right/exercise.c"
-plant() { # NAME CODE: 02's solution with CODE at the top of gemm_ikj's loops
-    awk -v code="$2" '{ print } /^void gemm_ikj\(/ { f = 1 } f && /scale_c\(M, N, beta, C, ldc\);/ { print "    " code; f = 0 }' \
+plant() { # NAME CODE: 02's solution with CODE at the top of gemm_kij's loops
+    awk -v code="$2" '{ print } /^void gemm_kij\(/ { f = 1 } f && /scale_c\(M, N, beta, C, ldc\);/ { print "    " code; f = 0 }' \
         "$root/02_loop_order/loop_order.c" >"$class/$1.c"
     grep -qF "${2:0:12}" "$class/$1.c" || { fail "could not plant $1 (loop_order.c changed?)"; exit 1; }
 }
 plant past_a '((float *)A)[(size_t)M * lda] = 1.0f;'
 plant b0 'if (M == 7) ((float *)B)[0] = 0.5f;'
 plant c_minus_1 '{ volatile float *cv = C; cv[-1] = cv[-1]; }'
-plant fake_pass 'printf("ikj               7     13      5      0.001      1.00                -   0.0e+00  PASS\\n"); return;'
+plant fake_pass 'printf("kij               7     13      5      0.001      1.00                -   0.0e+00  PASS\\n"); return;'
 plant dots 'printf(".");'
 plant crash 'if (M == 17) { volatile int *p = 0; *p = 1; }'
 plant loops '{ volatile int spin = M == 33; while (spin) {} }'
 echo 'this is not C' >"$class/typo.c"
 start=$SECONDS
-GRADE_SPEED=off GRADE_TIMEOUT=3 GRADE_SHAPES=$SMALL GRADE_VARIANTS=ikj \
+GRADE_SPEED=off GRADE_TIMEOUT=3 GRADE_SHAPES=$SMALL GRADE_VARIANTS=kij \
     timeout 400 scripts/grade-class.sh 2 "$class" --csv class.csv --out class-out >grade-class.out 2>&1
 rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c . class.csv)" -eq 11 ] &&
@@ -165,27 +166,27 @@ expect_row() { # NAME STATUS WHY-PATTERN DESCRIPTION
     if [ "${st:-}" = "$2" ] && [[ "${why:-}" =~ $3 ]]; then pass "grade-class: $4: exit $st, $p of $((p + fl)) pass${why:+; $why}"
     else fail "grade-class: $4: exit ${st:-none}, '${why:-}' (want $2 and /$3/); see class-out/$1/report.txt"; show "class-out/$1/report.txt" 12; fi
 }
-expect_row right 0 '^$' "ikj right"
+expect_row right 0 '^$' "kij right"
 expect_row past_a 1 'past the last element of A' "one write past the end of A"
 expect_row b0 1 'changed its input B' "B[0] changed"
-expect_row c_minus_1 1 'AddressSanitizer: use-after-poison.*gemm_ikj at .*c_minus_1.c:[0-9]+' "C[-1] read and written bit for bit (the sanitizer build)"
+expect_row c_minus_1 1 'AddressSanitizer: use-after-poison.*gemm_kij at .*c_minus_1.c:[0-9]+' "C[-1] read and written bit for bit (the sanitizer build)"
 expect_row fake_pass 1 'unwritten|want' "a printed fake PASS row"
 expect_row dots 0 '^$' "printf(\".\") in the kernel"
 expect_row crash 1 'crashed \(SIGSEGV\)' "a crash at M = 17"
-grep -qE '^  ikj +[0-9]+ of +[0-9]+ pass; crashed \(SIGSEGV\) at 17x1x9 \(defaults\) and 2 more;' class-out/crash/report.txt &&
-    pass "the crash is named with its signal: $(grep -m1 '^  ikj ' class-out/crash/report.txt | sed 's/^ *//; s/  */ /g; s/; failing.*//')" ||
-    fail "the crash not named: $(grep -m1 '^  ikj ' class-out/crash/report.txt)"
+grep -qE '^  kij +[0-9]+ of +[0-9]+ pass; crashed \(SIGSEGV\) at 17x1x9 \(defaults\) and 2 more;' class-out/crash/report.txt &&
+    pass "the crash is named with its signal: $(grep -m1 '^  kij ' class-out/crash/report.txt | sed 's/^ *//; s/  */ /g; s/; failing.*//')" ||
+    fail "the crash not named: $(grep -m1 '^  kij ' class-out/crash/report.txt)"
 expect_row loops 1 'timed out' "an endless loop at M = 33"
-grep -qE '^  ikj +[0-9]+ of +[0-9]+ pass; timed out at 33x33x33 \(defaults\): still running after 3 s' class-out/loops/report.txt &&
-    pass "the endless loop is named: $(grep -m1 '^  ikj ' class-out/loops/report.txt | sed 's/^ *//; s/  */ /g; s/; failing.*//')" ||
-    fail "the loop not named: $(grep -m1 '^  ikj ' class-out/loops/report.txt)"
+grep -qE '^  kij +[0-9]+ of +[0-9]+ pass; timed out at 33x33x33 \(defaults\): still running after 3 s' class-out/loops/report.txt &&
+    pass "the endless loop is named: $(grep -m1 '^  kij ' class-out/loops/report.txt | sed 's/^ *//; s/  */ /g; s/; failing.*//')" ||
+    fail "the loop not named: $(grep -m1 '^  kij ' class-out/loops/report.txt)"
 expect_row typo 1 'does not compile' "a submission that does not compile"
 expect_row nothing 2 'no exercise.c' "a folder without exercise.c"
-grep -qE '^  (\.+ikj|\.)' class-out/dots/report.txt && fail "printf(\".\") made phantom variants: $(grep -E '^  \.' class-out/dots/report.txt)" ||
-    pass "printf(\".\"): no phantom variants ('..ikj', '.ikj') in the report"
-grep -qE '^  ikj .* 0 of|failing e\.g\. 1x1x1 \(defaults\) 7x13x5 \(defaults\)' class-out/fake_pass/report.txt &&
-    pass "the fake PASS row for 7x13x5 counted for nothing: $(grep -m1 '^  ikj ' class-out/fake_pass/report.txt | sed 's/^ *//; s/  */ /g')" ||
-    fail "the fake PASS row: $(grep -m1 '^  ikj ' class-out/fake_pass/report.txt)"
+grep -qE '^  (\.+kij|\.)' class-out/dots/report.txt && fail "printf(\".\") made phantom variants: $(grep -E '^  \.' class-out/dots/report.txt)" ||
+    pass "printf(\".\"): no phantom variants ('..kij', '.kij') in the report"
+grep -qE '^  kij .* 0 of|failing e\.g\. 1x1x1 \(defaults\) 7x13x5 \(defaults\)' class-out/fake_pass/report.txt &&
+    pass "the fake PASS row for 7x13x5 counted for nothing: $(grep -m1 '^  kij ' class-out/fake_pass/report.txt | sed 's/^ *//; s/  */ /g')" ||
+    fail "the fake PASS row: $(grep -m1 '^  kij ' class-out/fake_pass/report.txt)"
 # the next submission after a crash and a loop was graded, and the crash's other shapes too
 p=$(awk -F'\t' '{ print $1 "/" $1 + $2 }' <<<"$(row crash)")
 [ "${p%/*}" -eq $((${p#*/} - 3)) ] && pass "the crashing submission: every other check still made ($p)" ||
@@ -202,23 +203,23 @@ cmp -s 02_loop_order/exercise.c "$root/02_loop_order/exercise.c" && pass "the tr
     fail "grade-class changed 02_loop_order/exercise.c"
 
 # ---- 4. a noisy kernel, timed beside two busy loops: no verdict, and the busy mark -----------------------
-awk '/^void gemm_unroll_2x4\(/ { t = 1 }
+awk '/^void gemm_unroll_4x4\(/ { t = 1 }
      { print }
      t && /^\{/ { print "    { static int calls; if (calls++ % 2) usleep(8000); }"; t = 0 }' "$root/03_tiling/tiling.c" |
     sed '1i #include <unistd.h>' >"$plants/noisy.c"
 grep -q usleep "$plants/noisy.c" || { fail "could not plant the noise (tiling.c changed?)"; exit 1; }
 for _ in 1 2; do (while :; do :; done) & done
 spinners=$(jobs -p)
-GRADE_SANITIZER=off GRADE_SIZE=64 GRADE_SHAPES=1 GRADE_VARIANTS=unroll_2x4 timeout 200 \
+GRADE_SANITIZER=off GRADE_SIZE=64 GRADE_SHAPES=1 GRADE_VARIANTS=unroll_4x4 timeout 200 \
     scripts/grade.sh --exercise "$plants/noisy.c" 3 >grade-noisy.out 2>&1
 rc=$?
 # shellcheck disable=SC2086
 kill $spinners
 wait 2>/dev/null
-[ $rc -eq 0 ] && grep -qE '^  unroll_2x4 +too noisy to judge: [0-9.]+x to [0-9.]+x the solution, ±[0-9]+% \(3 rounds, each against [^)]*\); busy: others used [0-9.]+ cores$' grade-noisy.out &&
+[ $rc -eq 0 ] && grep -qE '^  unroll_4x4 +too noisy to judge: [0-9.]+x to [0-9.]+x the solution, ±[0-9]+% \(3 rounds, each against [^)]*\); busy: others used [0-9.]+ cores$' grade-noisy.out &&
     tail -n 1 grade-noisy.out | grep -q '; 1 too noisy to judge$' &&
-    pass "a kernel slow on every other call: exit 0, $(grep -E '^  unroll_2x4 +too' grade-noisy.out | sed 's/^ *//; s/  */ /g')" ||
-    { fail "the noisy unroll_2x4: exit $rc, a verdict, or no busy mark:"; show grade-noisy.out; }
+    pass "a kernel slow on every other call: exit 0, $(grep -E '^  unroll_4x4 +too' grade-noisy.out | sed 's/^ *//; s/  */ /g')" ||
+    { fail "the noisy unroll_4x4: exit $rc, a verdict, or no busy mark:"; show grade-noisy.out; }
 
 # ---- 5. 11: a write past the output; each TODO alone; a loop and a crash -------------------------------
 python_free_plant() { # NAME AWK-PROGRAM: 11's solution changed by the program
@@ -300,7 +301,7 @@ fi
 if [ "$(LOCPATH=$locdir LC_ALL=de_DE.UTF-8 awk 'BEGIN { printf "%.2f", 1.5 }' 2>/dev/null)" = "1,50" ]; then
     LOCPATH=$locdir LC_ALL=de_DE.UTF-8 GRADE_SHAPES=1 GRADE_SIZE=64 scripts/grade.sh --exercise 01_naive/naive.c 1 >grade-locale.out 2>&1
     rc=$?
-    line=$(grep -E '^  ijk ' grade-locale.out | tail -n 1)
+    line=$(grep -E '^  ijk_4sums ' grade-locale.out | tail -n 1)
     [ $rc -eq 0 ] && [[ "$line" =~ [0-9]\.[0-9]+x\ ±|too\ noisy ]] && ! [[ "$line" =~ [0-9],[0-9] ]] &&
         pass "LC_ALL=de_DE.UTF-8 (awk writes 1,50 there): the speed line in the C locale: $(sed 's/^ *//; s/  */ /g' <<<"$line")" ||
         { fail "LC_ALL=de_DE.UTF-8: exit $rc, '$line'"; show grade-locale.out; }
@@ -309,7 +310,7 @@ else skip "no decimal-comma locale could be made here (localedef -i de_DE, then 
 # ---- 10. the untouched exercises: what each passes before a line is written ------------------------------
 # (gemm_quick_return gives every variant the edge cases that need no product: K = 0,
 # alpha = 0, empty and negative sizes; the count the exercises' headers and docs/teaching.md state)
-for want in "1 ijk 32 168" "2 ikj 32 168" "3 tiled 32 168" "4 omp_rows 32 168" "5 generic 32 168" "6 strassen_1lvl 94 168"; do
+for want in "1 ijk_4sums 32 168" "2 kij 32 168" "3 tiled_kij 32 168" "4 omp_cols 32 168" "5 generic 32 168" "6 strassen_1lvl 94 168"; do
     read -r s v p t <<<"$want"
     GRADE_SPEED=off GRADE_SANITIZER=off GRADE_VARIANTS=$v scripts/grade.sh "$s" >"grade-untouched-$s.out" 2>&1
     rc=$?

@@ -192,9 +192,9 @@ make -s grade STAGE=2 >"$LOG/grade-2.out" 2>&1
 if grep -q '^== grading 02_loop_order/exercise.c' "$LOG/grade-2.out"; then ok "grade: STAGE=2 means 02"
 else bad "grade: STAGE=2 did not grade 02 (see $LOG/grade-2.out)"; fi
 if grep -qE '^      first failure: 1x1x1 \(defaults\): C\(0,0\) = NaN, want [-0-9.e]+: unwritten' "$LOG/grade-2.out" &&
-   grep -qx '      reproduce:     build/grade/02_loop_order/loop_order --variant ikj --sizes 1x1x1 --no-baseline --reps 1' "$LOG/grade-2.out"
+   grep -qx '      reproduce:     build/grade/02_loop_order/loop_order --variant kij --sizes 1x1x1 --no-baseline --reps 1' "$LOG/grade-2.out"
 then ok "grade: a failing variant's first case, why, and the command that reproduces it"
-else bad "grade: no 'first failure' and 'reproduce' lines for ikj (see $LOG/grade-2.out)"; fi
+else bad "grade: no 'first failure' and 'reproduce' lines for kij (see $LOG/grade-2.out)"; fi
 # the reproduce command shows the same element and value
 cmd=$(grep -m1 '^      reproduce: ' "$LOG/grade-2.out" | sed 's/^ *reproduce: *//')
 why=$(grep -m1 '^      first failure: ' "$LOG/grade-2.out" | sed 's/^[^:]*: [^:]*: //')

@@ -20,10 +20,11 @@ mkdir -p "$out"
 make -s stage04
 csv=$out/04_threads.csv
 rm -f "$csv"
+chapter=omp_rows,omp_tiled,omp_tiled_dyn,pthreads_tiled # the chapter's (the exercise's are not measured)
 $lock 04_threads/threads --no-baseline --threads 1,2,1,2,1,2 --reps 3 \
-    --sizes 64:2048:x2 --tile 64,256 --csv "$csv"
-$lock 04_threads/threads --no-baseline --threads 1,2,1,2 --sizes 8:128:x2 --tile 16 \
-    --csv "$csv"
+    --sizes 64:2048:x2 --variant $chapter --tile 64,256 --csv "$csv"
+$lock 04_threads/threads --no-baseline --threads 1,2,1,2 --sizes 8:128:x2 --variant $chapter \
+    --tile 16 --csv "$csv"
 $lock 04_threads/threads --no-baseline --threads 2,3,2,3 --reps 3 --sizes 512,1024,2048 \
     --variant omp_tiled,omp_tiled_dyn,pthreads_tiled --tile 64,256 --csv "$csv"
 OPENBLAS_THREAD_TIMEOUT=4 $lock 04_threads/threads --threads 1,2 --reps 3 \
