@@ -6,8 +6,9 @@
  * strassen_1lvl and strassen_2lvl call your strassen_level, winograd_1lvl, winograd and
  * hybrid_2lvl your winograd_level (06_strassen/test-cases.txt lists them); classic and
  * reloaded_* are the stage's own, solved for you. Untouched, each of those passes 94 of its
- * 168 checks, the edge cases and the shapes small enough to go to classic without a level
- * (--cutoff 2 sends 1x1x1 there), and fails the rest.
+ * 168 checks (strassen_2lvl 66: a level below runs M1 alone), the edge cases and the shapes
+ * small enough to go to classic without a level (--cutoff 2 sends 1x1x1 there), and fails the
+ * rest.
  *
  * What you have (strassen.h): the quadrants are pointer offsets, no copies; the three
  * temporaries come from level_temps; mat_add and mat_acc are the additions; each product
@@ -26,7 +27,7 @@ void strassen_level(const fast_plan *plan, int levels, int m, int n, int k, floa
                     const float *A, int lda, const float *B, int ldb, float beta, float *C,
                     int ldc, float *work)
 {
-    /* TODO: C = alpha*A*B + beta*C with seven products. A is 2m x 2k, B is 2k x 2n, C 2m x 2n.
+    /* C = alpha*A*B + beta*C with seven products. A is 2m x 2k, B is 2k x 2n, C 2m x 2n.
      *
      *   M1 = (A11 + A22)(B11 + B22)        C11 = M1 + M4 - M5 + M7
      *   M2 = (A21 + A22) B11               C12 = M3 + M5
@@ -36,23 +37,30 @@ void strassen_level(const fast_plan *plan, int levels, int m, int n, int k, floa
      *   M6 = (A21 - A11)(B11 + B12)
      *   M7 = (A12 - A22)(B21 + B22)
      *
-     * Steps:
-     * 1. Quadrant pointers: A12 = A + k, A21 = A + (size_t)m*lda, A22 = A21 + k; the same
-     *    for B (n columns wide, ldb) and C (n columns, ldc).
-     * 2. float *X, *Y, *Z, *next;  level_temps(m, n, k, work, &X, &Y, &Z, &next);
-     *    X (m x k, ld k) for a sum of A quadrants, Y (k x n, ld n) for B, Z (m x n, ld n)
-     *    for a product, `next` for the level below.
-     * 3. For each product: mat_add the operands into X and Y (or use a quadrant directly),
-     *    fast_gemm(plan, levels - 1, m, n, k, alpha, X, k, Y, n, 0.0f, Z, n, next),
-     *    then mat_acc(m, n, Z, n, Cxx, sign, beta_or_1, Cyy, sign, beta_or_1, ldc).
-     * 4. beta: the first product to touch a quadrant of C passes beta (C11 and C22: M1,
-     *    C21: M2, C12: M3); every later one passes 1.0f. With beta == 0, C holds NaN:
-     *    it must be written before it is added to.
-     * 5. A product used by one quadrant only (M6, M7) can go into C directly:
-     *    fast_gemm(..., alpha, X, k, Y, n, 1.0f, C22, ldc, next).
-     */
-    (void)plan; (void)levels; (void)m; (void)n; (void)k; (void)alpha; (void)A; (void)lda;
-    (void)B; (void)ldb; (void)beta; (void)C; (void)ldc; (void)work;
+     * Given: the quadrants (pointers into A, B and C, not copies), the three temporaries
+     * (X, m x k, ld k, for a sum of A quadrants; Y, k x n, ld n, for B; Z, m x n, ld n, for a
+     * product; `next` for the level below) and M1, the chapter's worked example. */
+    const float *A11 = A, *A12 = A + k, *A21 = A + (size_t)m * lda, *A22 = A21 + k;
+    const float *B11 = B, *B12 = B + n, *B21 = B + (size_t)k * ldb, *B22 = B21 + n;
+    float *C11 = C, *C12 = C + n, *C21 = C + (size_t)m * ldc, *C22 = C21 + n;
+    float *X, *Y, *Z, *next; /* X: m x k, Y: k x n, Z: m x n */
+    level_temps(m, n, k, work, &X, &Y, &Z, &next);
+    const int down = levels - 1;
+
+    /* M1 = (A11 + A22)(B11 + B22):  C11 = M1 + beta C11,  C22 = M1 + beta C22 */
+    mat_add(m, k, A11, lda, +1, A22, lda, X, k);
+    mat_add(k, n, B11, ldb, +1, B22, ldb, Y, n);
+    fast_gemm(plan, down, m, n, k, alpha, X, k, Y, n, 0.0f, Z, n, next);
+    mat_acc(m, n, Z, n, C11, +1, beta, C22, +1, beta, ldc);
+
+    /* TODO: M2 to M7, in the same shape as M1. For each: mat_add the operands into X and Y (or
+     * use a quadrant directly), fast_gemm(plan, down, m, n, k, alpha, X, k, Y, n, 0.0f, Z, n,
+     * next), then mat_acc(m, n, Z, n, Cxx, sign, beta_or_1, Cyy, sign, beta_or_1, ldc).
+     * beta: the first product to touch a quadrant of C passes beta (C11 and C22: M1, done;
+     * C21: M2; C12: M3); every later one passes 1.0f. With beta == 0, C holds NaN: it must be
+     * written before it is added to. A product used by one quadrant only (M6, M7) can go into
+     * C directly: fast_gemm(..., alpha, X, k, Y, n, 1.0f, C22, ldc, next). */
+    (void)plan; (void)A12; (void)A21; (void)B12; (void)B21; (void)C12; (void)C21; (void)next;
 }
 
 void winograd_level(const fast_plan *plan, int levels, int m, int n, int k, float alpha,

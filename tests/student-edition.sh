@@ -9,7 +9,7 @@
 #   2. no answer in it: tests/solution_scan.py reads every file (the body of every function an
 #      exercise asks for, compared as C tokens); and it catches a copy planted in a source file
 #      (re-indented, re-commented) and, with --chapters, one planted in a chapter.
-#      STUDENT_EDITION_SCAN_CHAPTERS=1 reads the real chapters too (they quote answers today).
+#      The real chapters and docs are read too: none may quote an exercise's answer.
 #   3. it builds and runs there, nvcc visible or not: make parses (a GPU stage without its solution
 #      is left out and make stage07 says why); 02's program, linked from the reference object
 #      (and the sanitizer build planned from its own), passes over awkward shapes; make grade
@@ -76,40 +76,37 @@ n=$(grep -c '^PASS: .*not in the edition' <<<"$out")
 [ $rc -eq 0 ] && [ "$n" -eq ${#exercises[@]} ] &&
     pass "solution_scan: no solution file and no answer's body in any file of the edition ($n solution files, $(scan --list "$root" "$ed" | wc -l) answers)" ||
     { fail "solution_scan on the edition: exit $rc, $n of ${#exercises[@]} solution files clean:"; grep '^FAIL' <<<"$out" | head -n 5 | sed 's/^/    /'; }
-# a copy of 02's gemm_ikj, re-indented and re-commented, planted in a source file and in a chapter
+# a copy of 02's gemm_kij (an answer: 02's exercise asks for it), re-indented and re-commented, planted in a source file and in a chapter
 body() { awk -v f="$1" '$0 ~ "^void " f "\\(" { on = 1 } on { print } on && /^}/ { exit }' "$2"; }
-plant=$(body gemm_ikj 02_loop_order/loop_order.c | sed 's/^    /\t/; s|/\*.*\*/|/* mine */|')
+plant=$(body gemm_kij 02_loop_order/loop_order.c | sed 's/^    /\t/; s|/\*.*\*/|/* mine */|')
 if [ "$(wc -l <<<"$plant")" -lt 5 ]; then
-    fail "could not take gemm_ikj out of 02_loop_order/loop_order.c (renamed?)"
+    fail "could not take gemm_kij out of 02_loop_order/loop_order.c (renamed?)"
 else
     cp "$ed/common/matrix.c" "$scratch/matrix.c"
     printf '\n%s\n' "$plant" >>"$ed/common/matrix.c"
     out=$(scan "$root" "$ed")
-    [ $? -eq 1 ] && grep -q "^FAIL: common/matrix.c: holds gemm_ikj's body" <<<"$out" &&
-        pass "solution_scan: a copy of gemm_ikj planted in common/matrix.c is caught: $(first '^FAIL' <<<"$out")" ||
-        fail "solution_scan: gemm_ikj planted in common/matrix.c not caught ($(first '^FAIL' <<<"$out"))"
+    [ $? -eq 1 ] && grep -q "^FAIL: common/matrix.c: holds gemm_kij's body" <<<"$out" &&
+        pass "solution_scan: a copy of gemm_kij planted in common/matrix.c is caught: $(first '^FAIL' <<<"$out")" ||
+        fail "solution_scan: gemm_kij planted in common/matrix.c not caught ($(first '^FAIL' <<<"$out"))"
     cp "$scratch/matrix.c" "$ed/common/matrix.c"
     lines=$(wc -l <"$ed/14_amx/README.md")
     cp "$ed/14_amx/README.md" "$scratch/ch.md"
     printf '\n```c\n%s\n```\n' "$plant" >>"$ed/14_amx/README.md"
     out=$(scan --chapters "$root" "$ed")
-    awk -F: -v n="$lines" '$1 == "FAIL" && $2 == " 14_amx/README.md" && $3 > n && /quotes gemm_ikj/ { found = 1 }
+    awk -F: -v n="$lines" '$1 == "FAIL" && $2 == " 14_amx/README.md" && $3 > n && /quotes gemm_kij/ { found = 1 }
         END { exit !found }' <<<"$out" &&
-        pass "solution_scan --chapters: gemm_ikj planted in chapter 14 is caught: $(first '^FAIL: 14_amx' <<<"$out")" ||
-        fail "solution_scan --chapters: gemm_ikj planted in 14_amx/README.md after line $lines not caught"
+        pass "solution_scan --chapters: gemm_kij planted in chapter 14 is caught: $(first '^FAIL: 14_amx' <<<"$out")" ||
+        fail "solution_scan --chapters: gemm_kij planted in 14_amx/README.md after line $lines not caught"
     out=$(scan "$root" "$ed")
     [ $? -eq 0 ] && pass "solution_scan without --chapters reads no chapter (the planted one passes)" ||
         fail "solution_scan without --chapters failed on a chapter ($(first '^FAIL' <<<"$out"))"
     cp "$scratch/ch.md" "$ed/14_amx/README.md"
 fi
-if [ "${STUDENT_EDITION_SCAN_CHAPTERS:-}" = 1 ]; then
-    out=$(scan --chapters "$root" "$ed")
-    [ $? -eq 0 ] && pass "the chapters and docs quote no answer (STUDENT_EDITION_SCAN_CHAPTERS=1)" ||
-        { fail "the chapters quote answers (STUDENT_EDITION_SCAN_CHAPTERS=1): $(grep -c '^FAIL' <<<"$out") passages:"
-          grep '^FAIL' <<<"$out" | sed 's/^FAIL: /    /'; }
-else
-    echo "SKIP: the chapters not read for quoted answers (STUDENT_EDITION_SCAN_CHAPTERS=1 reads them)"
-fi
+# the chapters and docs: no exercise's answer quoted (40 C tokens in a row of an answer's body)
+out=$(scan --chapters "$root" "$ed")
+[ $? -eq 0 ] && pass "the chapters and docs quote no exercise's answer" ||
+    { fail "the chapters quote answers: $(grep -c '^FAIL' <<<"$out") passages:"
+      grep '^FAIL' <<<"$out" | sed 's/^FAIL: /    /'; }
 
 # ---- 3. it builds and runs ---------------------------------------------------------------------
 cd "$ed" || exit 1
@@ -139,7 +136,7 @@ make -n build/asan/02_loop_order/loop_order 2>&1 | grep -q 'cp 02_loop_order/ref
 make -s grade STAGE=02 >"$scratch/grade.out" 2>&1
 rc=$?
 if [ $rc -ne 0 ] && grep -q '^== grading 02_loop_order/exercise.c' "$scratch/grade.out" &&
-    grep -qE '^  ikj .* pass; failing' "$scratch/grade.out" &&
+    grep -qE '^  kij .* pass; failing' "$scratch/grade.out" &&
     ! grep -qE 'No rule to make|build failed' "$scratch/grade.out" &&
     [ -x build/grade/02_loop_order/loop_order ] && [ -x 02_loop_order/loop_order ]; then
     pass "make grade STAGE=02: the untouched exercise fails its checks cleanly ($(grep -m1 'total:' "$scratch/grade.out" | sed 's/^ *//') checks pass)"
