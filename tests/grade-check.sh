@@ -288,7 +288,7 @@ GEMM_HIDE_ISA="amx avx512_bf16" GRADE_SPEED=off GRADE_SHAPES=1 make -s grade STA
 rc=$?
 if [ $rc -eq 2 ] && grep -q '^== grading 01_naive/exercise.c' grade-two.out && grep -q '^== grading 14_amx/exercise.c' grade-two.out &&
     grep -qE '^grade: 2 stages: 01_naive exit 1, 14_amx exit 77; exit 1 \(the worst\)$' grade-two.out &&
-    grep -B1 -E '^make: \*\*\* .*grade\] Error 1' grade-two.out | head -n 1 |
+    grep -B1 -E '^make(\[[0-9]+\])?: \*\*\* .*grade\] Error 1' grade-two.out | head -n 1 |
         grep -qF 'make grade: exit status 1 means a check failed: this is the grade, not a build error; scripts/grade.sh 01 14 returns it'; then
     pass "make grade STAGE=\"01 14\": both graded, exit 1 the worst, and the line before make's Error says what it means"
 else fail "make grade STAGE=\"01 14\": exit $rc:"; show grade-two.out 40; fi
