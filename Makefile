@@ -223,7 +223,8 @@ build/archs/%.o: %.cu build/flags
 	$(NVCC) $(filter-out -gencode arch=%,$(NVFLAGS)) $(GPU_ARCH_FLAGS) $(EXTRA_NVFLAGS) -MMD -MP -c $< -o $@
 gpu-archs: $(if $(NVCC),$(patsubst %.cu,build/archs/%.o,$(GPU_ARCH_SRCS)))
 
--include $(shell find build -name '*.d' 2>/dev/null)
+# (not the builds other tests make under build/, for other CPUs: their rules name other trees)
+-include $(shell find build -path build/port -prune -o -path build/check-commands -prune -o -name '*.d' -print 2>/dev/null)
 
 # ---- the targets a reader types ------------------------------------------------------
 .PHONY: stage asan grade-bins grade-nvcc planted list-stages missing-stages gpu-archs all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps deps-mkl deps-blis deps-isal FORCE

@@ -417,12 +417,13 @@ static void describe_openblas(void)
                  : asked && *asked ? "OPENBLAS_CORETYPE asks for it"
                                    : "GEMM_OPENBLAS_AS_IS keeps OpenBLAS's own choice");
     }
-    if (!lesser && above_hidden_class(got, merit)) /* GEMM_OPENBLAS_AS_IS=1 under GEMM_HIDE_ISA */
+    const char *hidden = cpu_hidden_words();
+    if (!lesser && hidden && above_hidden_class(got, merit)) /* GEMM_OPENBLAS_AS_IS=1, HIDE_ISA */
         snprintf(warning_line, sizeof warning_line,
                  "OpenBLAS runs its %s core (%s) on a CPU acting as %s (GEMM_HIDE_ISA=\"%s\"), whose "
                  "core is %s: its rates are not that class's (GEMM_OPENBLAS_AS_IS keeps OpenBLAS's own "
                  "choice)", got, class_name(kernel_class(got)), class_name(cpu_class()),
-                 cpu_hidden_words(), merit);
+                 hidden, merit);
     snprintf(detail, sizeof detail, "%s (core %s%s, up to %d threads; run with the same thread "
              "count)", openblas_get_config(), got, why, openblas_get_num_procs());
 }

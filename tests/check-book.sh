@@ -43,7 +43,7 @@ for f in "$@"; do
     while IFS=: read -r n word; do
         offences+=("$f:$n: the word '$word' (write problem or question; to start, to execute)")
     done < <(grep -oniwE 'issues?' "$f")
-    notes=lab/$chapter/NOTES.md
+    notes=$(dirname "$f")/../lab/$chapter/NOTES.md # (lab/NN_topic/NOTES.md from the top)
     if [ -f "$notes" ] && ! grep -q "](../lab/$chapter/NOTES.md" "$f"; then
         offences+=("$f: does not link its lab notebook, $notes")
     fi

@@ -95,13 +95,13 @@ if [ "${1:-}" = --self-test ]; then
     plant "common/ including a stage's header" common/timer.h '#include "../05_simd/simd.h"'
     plant "common/ naming a stage" common/matrix.h "/* as stage 12 wants */"
     plant "a long file without its reason" plots/long.py "$(seq 1 600 | sed 's/^/# line /')"
-    # (as many as make 13: a student edition's 01_naive has one file fewer, its solution)
+    # (one more than MAX_FILES: a student edition's 01_naive has one file fewer, its solution)
     for i in $(seq $((MAX_FILES + 1 - $(find "$scratch/01_naive" -maxdepth 1 -type f | wc -l)))); do
         : >"$scratch/01_naive/extra$i.h"
     done
     (cd "$scratch" && git add -A >/dev/null 2>&1)
-    [ "$(check "$scratch" | grep -c '^FAIL')" -gt "$base" ] && echo "PASS: check-layout catches a stage folder of 13 files" ||
-        echo "FAIL: check-layout misses a stage folder of 13 files"
+    [ "$(check "$scratch" | grep -c '^FAIL')" -gt "$base" ] && echo "PASS: check-layout catches a stage folder of $((MAX_FILES + 1)) files" ||
+        echo "FAIL: check-layout misses a stage folder of $((MAX_FILES + 1)) files"
     exit 0
 fi
 

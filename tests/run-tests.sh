@@ -256,7 +256,8 @@ planted=$LOG/book-planted
 mkdir -p "$planted/98_clean" "$planted/99_planted"
 printf '# clean\n\nIt issued no hash (c0ffee, 2^20).\n' >"$planted/98_clean/README.md"
 { echo '# planted'; echo 'Made at commit 1a2b3c4d, a known Issue.'; seq 419; } >"$planted/99_planted/README.md"
-echo '# notes' >"$planted/99_planted/NOTES.md"
+mkdir -p "$planted/lab/99_planted" # (its notebook, where a chapter's is: ../lab/NN_topic/)
+echo '# notes' >"$planted/lab/99_planted/NOTES.md"
 bash tests/check-book.sh "$planted/98_clean/README.md" "$planted/99_planted/README.md" \
     >"$LOG/book-planted.out" 2>&1
 rc=$?
