@@ -3,8 +3,9 @@
 # A stage is a directory NN_topic/ holding main.c (CPU) or main.cu (GPU), its kernels
 # in topic.c / topic.cu, and exercise.c / exercise.cu. Adding the directory adds the
 # stage: `make stageNN` builds NN_topic/topic. An optional NN_topic/stage.mk declares the
-# earlier stages it uses (NN_topic_USES), the file its exercise replaces (NN_topic_EXERCISE_OF)
-# and flags for one file. docs/adding-a-stage.md says how.
+# earlier stages it uses (NN_topic_USES), the file its exercise replaces (NN_topic_EXERCISE_OF),
+# further files that hold answers (NN_topic_ANSWERS) and flags for one file.
+# docs/adding-a-stage.md says how.
 
 # ---- the flags, in one place -------------------------------------------------------
 CC       = gcc
@@ -75,10 +76,13 @@ ALL_STAGE_DIRS := $(patsubst %/,%,$(dir $(wildcard [0-9][0-9]_*/main.c [0-9][0-9
 # A stage's source files with extension $(2): the lesson's, in the directory, and the stage's own
 # machinery, in its harness/ folder (a backend, options, a report: what the chapter does not teach).
 # In the student edition (make student-edition) an exercise's solution is there only compiled, as
-# reference/name.c.o (.cu.o): it still counts as the source name.c, built from that object.
+# reference/name.c.o (.cu.o), and so is a source that includes a file of NN_topic_ANSWERS, in a
+# reference/ beside it (harness/reference/ for the harness's): it still counts as the source
+# name.c, built from that object.
 stage_files = $(wildcard $(1)/*.$(2) $(1)/harness/*.$(2)) $(call reference_only,$(1),$(2))
-reference_only = $(filter-out $(wildcard $(1)/*.$(2)),\
-                     $(patsubst $(1)/reference/%.o,$(1)/%,$(wildcard $(1)/reference/*.$(2).o)))
+reference_only = $(filter-out $(wildcard $(1)/*.$(2) $(1)/harness/*.$(2)),\
+                     $(patsubst %.o,%,$(subst /reference/,/,\
+                         $(wildcard $(1)/reference/*.$(2).o $(1)/harness/reference/*.$(2).o))))
 # The file a stage's exercise replaces (stage.mk's NN_topic_EXERCISE_OF, or the one named after it).
 exercise_of = $(or $($(1)_EXERCISE_OF),$(1)/$(call stage_name,$(1)).$(if $(wildcard $(1)/main.cu),cu,c))
 # A student edition's stage whose solution is neither there nor compiled (reference/ says why: made
@@ -194,9 +198,10 @@ build/rel/%.o: %.cu build/flags
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) $(EXTRA_NVFLAGS) -MMD -MP -c $< -o $@
 
-# The student edition: a solution that is there only as reference/name.c.o (name.c.asan.o for the
-# sanitizer build; a .cu's reference/name.cu.o holds the code of every GPU it was built for) is
-# copied to where its object would be built. Where the source is, these rules do not exist.
+# The student edition: a solution, or a source including an answer file, that is there only as
+# reference/name.c.o (name.c.asan.o for the sanitizer build; a .cu's reference/name.cu.o holds the
+# code of every GPU it was built for) is copied to where its object would be built. Where the
+# source is, these rules do not exist.
 define REFERENCE_RULES
 build/rel/$(basename $(1)).o: $(dir $(1))reference/$(notdir $(1)).o
 	@mkdir -p $$(@D)
@@ -317,12 +322,15 @@ peak-gpu: build/peak_gpu                       ## the GPU's FMA peak, copy bandw
 	build/peak_gpu --csv results/$(MACHINE)/peak.csv
 
 # PORTABLE=1: the solutions compiled for any x86-64 (-march=x86-64-v2), not for this machine's CPU
-.PHONY: student-edition list-exercises
+.PHONY: student-edition list-exercises list-answers
 student-edition:                               ## DEST=dir: a copy without the solutions, for a class (docs/teaching.md)
 	@scripts/student-edition.sh $(if $(PORTABLE),--portable) $(DEST)
 
 list-exercises:                                # for scripts: one "dir file-the-exercise-replaces" per line
 	@$(foreach d,$(sort $(ALL_STAGE_DIRS)),echo "$(d) $(call exercise_of,$(d))";) true
+
+list-answers:                                  # for scripts: one "dir file" per further file holding answers (stage.mk's NN_topic_ANSWERS)
+	@$(foreach d,$(sort $(ALL_STAGE_DIRS)),$(foreach f,$($(d)_ANSWERS),echo "$(d) $(f)";)) true
 
 clean:                                         ## remove every build product
 	rm -rf build $(CPU_BINS) $(foreach d,$(patsubst %/main.cu,%,$(wildcard [0-9][0-9]_*/main.cu)),$(d)/$(call stage_name,$(d)))

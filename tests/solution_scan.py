@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """tests/solution_scan.py: no answer in a student edition.
 
-    tests/solution_scan.py [--chapters] [--list] ROOT EDITION < exercises
-        exercises: `make -s list-exercises` of ROOT, "NN_topic NN_topic/solution.c" per line
+    tests/solution_scan.py [--chapters] [--list] ROOT EDITION < files
+        files: `make -s list-exercises` and `make -s list-answers` of ROOT, "NN_topic FILE" per
+        line: the file the stage's exercise replaces, or a further file of its answers (a
+        stage.mk's NN_topic_ANSWERS: 09's warptile.cuh)
 
 ROOT is the instructor's repository (it has the solutions), EDITION the copy that
 `make student-edition` wrote. For each stage, the answers are the functions of the file its
-exercise replaces whose bodies the exercise does not have as they are: the functions the
-student writes (a function that exercise.c keeps word for word, a launcher or a wrapper, is
-given, not an answer). Code is compared as C tokens, comments and layout dropped, so that a
-copy re-indented or re-commented is still a copy.
+exercise replaces, and of its further answer files, whose bodies the exercise does not have as
+they are: the functions the student writes (a function that exercise.c keeps word for word, a
+launcher or a wrapper, is given, not an answer). Code is compared as C tokens, comments and
+layout dropped, so that a copy re-indented or re-commented is still a copy.
 
-  - the solution file is not in the edition;
+  - none of those files is in the edition;
   - no file of the edition that is not Markdown (sources, scripts, tests, CSVs: every text
     file) holds an answer's whole body;
   - --chapters: no Markdown file (the chapters and docs) quotes WINDOW tokens in a row (about
@@ -113,10 +115,14 @@ def joined(toks):
 
 
 def answers(root, solutions):
-    """[(stage, solution path, exercise path, name, body tokens)]"""
+    """[(stage, solution or answer file, exercise path, name, body tokens)]"""
     out = []
     for stage, sol in solutions:
-        ex = os.path.join(stage, "exercise" + os.path.splitext(sol)[1])
+        # the stage's exercise: exercise.c|cu, as the file it replaces (a header of answers: either)
+        ex = next((e for e in (os.path.join(stage, "exercise" + x)
+                               for x in (os.path.splitext(sol)[1], ".cu", ".c"))
+                   if os.path.isfile(os.path.join(root, e))),
+                  os.path.join(stage, "exercise" + os.path.splitext(sol)[1]))
         text = read(os.path.join(root, sol))
         if text is None:
             print(f"FAIL: {sol}: cannot read it in {root}")
@@ -172,7 +178,7 @@ def main(argv):
         hits = 0
         if os.path.exists(os.path.join(edition, sol)):
             hits += 1
-            fail(f"{sol}: the solution is in the edition")
+            fail(f"{sol}: the file is in the edition (it holds answers)")
         for name, body in funcs:
             needle = joined(body)
             for rel, hay in sources.items():
