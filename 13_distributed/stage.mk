@@ -53,6 +53,10 @@ DIST_NCCL_PY := $(shell for py in python3 /usr/bin/python3; do $$py -c 'import n
 DIST_NCCL_HOME := $(if $(DIST_NCCL_PY),$(if $(call DIST_NCCL_HAS,$(DIST_NCCL_PY)),$(DIST_NCCL_PY)))
 endif
 endif
+# (a student edition made without nvcc has 09's driver neither as source nor compiled: no GPU part)
+ifeq ($(wildcard 09_cuda_registers/any_size.cu 09_cuda_registers/reference/any_size.cu.o),)
+DIST_NCCL_HOME :=
+endif
 ifneq ($(DIST_NCCL_HOME),)
 DIST_NCCL_LIB := $(call DIST_NCCL_HAS,$(DIST_NCCL_HOME))
 DIST_GPU_OBJS := build/rel/13_distributed/nccl.o build/rel/09_cuda_registers/any_size.o \
