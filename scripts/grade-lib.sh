@@ -120,6 +120,27 @@ timed_rounds() {
                   printf "%s\t%.4f\t%.3f\t%9.2f %s, solution %9.2f: %.2fx \302\261%.0f%% (medians of %s)%s\n", v, r, spread, median(ge, n), unit, median(gs, n), r, 100 * spread, how, busy }'
 }
 
+# time_rounds VARIANT UNIT WHERE [PRE]: three rounds, each a run of the solution ($GRADE_SOL) and
+# one of the exercise ($GRADE_EX), made by the grader's own `timed BIN VARIANT PRE`; prints the
+# line for speed.tsv: the rounds' verdict (timed_rounds), or why the exercise's run was not timed
+# (WHERE says where it ran: "at 512", "on 4 ranks"). Uses $w/times.
+time_rounds() {
+    local v=$1 unit=$2 where=$3 pre=${4:-} t_sol t_ex rc why
+    : >"$w/times"
+    for _ in 1 2 3; do
+        t_sol=$(timed "$GRADE_SOL" "$v" "$pre")
+        t_ex=$(timed "$GRADE_EX" "$v" "$pre")
+        rc=$?
+        if [ "$rc" -ne 0 ] || [ -z "$t_ex" ]; then
+            why=$(ending $rc)
+            printf '%s\t\t\tnot timed: its run%s %s\n' "$v" "${where:+ $where}" "${why:-exited $rc}"
+            return 0
+        fi
+        [ -z "$t_sol" ] || echo "$t_ex $t_sol" | awk '{ print $1, $2, $3, $4, $6, $7, $8, $9, $5 }' >>"$w/times"
+    done
+    [ ! -s "$w/times" ] || timed_rounds "$v" "$unit" <"$w/times"
+}
+
 # busy_load: the harness's reading of the other processes' load during a run, from its header's
 # last line in $report ("... other processes used 1.8 of 2 cores during the run"), or "-"
 busy_load() {

@@ -145,18 +145,6 @@ for v in table split_tables; do
     if awk -F'\t' '$4 == "FAIL" { bad = 1 } END { exit !bad }' "$w/checks.tsv"; then
         printf '%s\t\t\tnot timed: fix the checks first\n' "$v" >>"$w/speed.tsv"; continue
     fi
-    : >"$w/times"
-    for _ in 1 2 3; do
-        t_sol=$(timed "$GRADE_SOL" "$v")
-        t_ex=$(timed "$GRADE_EX" "$v")
-        rc=$?
-        if [ "$rc" -ne 0 ] || [ -z "$t_ex" ]; then
-            why=$(ending $rc)
-            printf '%s\t\t\tnot timed: its run %s\n' "$v" "${why:-exited $rc}" >>"$w/speed.tsv"
-            : >"$w/times"; break
-        fi
-        [ -z "$t_sol" ] || echo "$t_ex $t_sol" | awk '{ print $1, $2, $3, $4, $6, $7, $8, $9, $5 }' >>"$w/times"
-    done
-    [ -s "$w/times" ] && timed_rounds "$v" "GB/s" <"$w/times" >>"$w/speed.tsv"
+    time_rounds "$v" GB/s "" >>"$w/speed.tsv"
 done
 exit 0

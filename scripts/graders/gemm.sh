@@ -197,18 +197,6 @@ for entry in "${graded[@]}"; do
     if awk -F'\t' -v v="$v" '$1 == v && $4 == "FAIL" { bad = 1 } END { exit !bad }' "$w/checks.tsv"; then
         printf '%s\t\t\tnot timed: fix its checks first\n' "$v" >>"$w/speed.tsv"; continue
     fi
-    : >"$w/times"
-    for _ in 1 2 3; do
-        t_sol=$(timed "$GRADE_SOL" "$v" "$pre")
-        t_ex=$(timed "$GRADE_EX" "$v" "$pre")
-        rc=$?
-        if [ "$rc" -ne 0 ] || [ -z "$t_ex" ]; then
-            why=$(ending $rc)
-            printf '%s\t\t\tnot timed: its run at %s %s\n' "$v" "$size" "${why:-exited $rc}" >>"$w/speed.tsv"
-            : >"$w/times"; break
-        fi
-        [ -z "$t_sol" ] || echo "$t_ex $t_sol" | awk '{ print $1, $2, $3, $4, $6, $7, $8, $9, $5 }' >>"$w/times"
-    done
-    [ -s "$w/times" ] && timed_rounds "$v" GFLOP/s <"$w/times" >>"$w/speed.tsv"
+    time_rounds "$v" GFLOP/s "at $size" "$pre" >>"$w/speed.tsv"
 done
 exit 0
