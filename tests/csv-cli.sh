@@ -781,4 +781,17 @@ if [ $rc -eq 77 ]; then
 else
     skip "11_gf256: gpu_tables exit $rc (a GPU is present?)"
 fi
+
+# ---- the baseline's own row says what its median is: a variant's ratio is against the baseline runs
+# alternated with it, the row holds all of them (12's table on an H200 read wgmma_persistent 694.2,
+# 1.04x, above cublas 731.5, with nothing said)
+run baseline-row $NAIVE --sizes 16,24 --reps 3
+[ "$rc" -eq 0 ] && grep -q '^openblas ' "$LOG/baseline-row.out" &&
+    grep -qx "(the openblas row: the median of all its runs at a size; a variant's ratio is against the openblas runs alternated with it)" "$LOG/baseline-row.out" &&
+    pass "the baseline's row: one line under the table says it is the median of all its runs" ||
+    fail "the baseline's row: no line says what its median is (see $LOG/baseline-row.out)"
+run baseline-row-none $NAIVE --sizes 16 --reps 3 --no-baseline
+[ "$rc" -eq 0 ] && ! grep -q '^(the ' "$LOG/baseline-row-none.out" &&
+    pass "--no-baseline: no line about a baseline's row" ||
+    fail "--no-baseline printed a line about the baseline's row (see $LOG/baseline-row-none.out)"
 exit 0
