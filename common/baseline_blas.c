@@ -423,7 +423,7 @@ static void describe_openblas(void)
                  "OpenBLAS runs its %s core (%s) on a CPU acting as %s (GEMM_HIDE_ISA=\"%s\"), whose "
                  "core is %s: its rates are not that class's (GEMM_OPENBLAS_AS_IS keeps OpenBLAS's own "
                  "choice)", got, class_name(kernel_class(got)), class_name(cpu_class()),
-                 hidden, merit);
+                 hidden, merit ? merit : "?");
     snprintf(detail, sizeof detail, "%s (core %s%s, up to %d threads; run with the same thread "
              "count)", openblas_get_config(), got, why, openblas_get_num_procs());
 }

@@ -32,6 +32,7 @@
 # holding the body of a function an exercise asks for or an answer file holds. Exit 0 when the
 # edition is written and clean.
 set -euo pipefail
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.."
 root=$PWD
 portable=

@@ -23,6 +23,7 @@
 #      driver for NCCL), and make builds 09's and 10's there; they run (exit 77 without a GPU).
 # Prints PASS:/FAIL:/SKIP: lines; exit 1 if any FAIL. About a minute on 2 cores (--nvcc: above).
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
 if [ -f STUDENT-EDITION.md ]; then
