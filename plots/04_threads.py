@@ -30,7 +30,8 @@ import matplotlib  # noqa: E402  (its colour maps; pyplot() made sure it is ther
 # a colour family for each variant, a shade of it for each tile (darker: larger), so that no two
 # lines share a colour (with the marker for the tile as a second cue)
 COLOURS = {"omp_rows": "Greys", "omp_tiled": "Blues", "omp_tiled_dyn": "Oranges",
-           "pthreads_tiled": "Greens"}
+           "pthreads_tiled": "Greens", "omp_cols": "Purples", "omp_grid": "Reds",
+           "pthreads_dyn": "YlOrBr"}  # (the last three: the exercise's)
 MARKERS = {None: "o", 16: "v", 64: "s", 256: "o"}
 
 
