@@ -232,7 +232,7 @@ gpu-archs: $(if $(NVCC),$(patsubst %.cu,build/archs/%.o,$(GPU_ARCH_SRCS)))
 -include $(shell find build -path build/port -prune -o -path build/check-commands -prune -o -name '*.d' -print 2>/dev/null)
 
 # ---- the targets a reader types ------------------------------------------------------
-.PHONY: stage asan grade-bins grade-nvcc planted list-stages missing-stages gpu-archs all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps deps-mkl deps-blis deps-isal FORCE
+.PHONY: profile stage asan grade-bins grade-nvcc planted list-stages missing-stages gpu-archs all cpu gpu run test test-gpu plots grade peak peak-gpu clean help deps deps-mkl deps-blis deps-isal FORCE
 .DEFAULT_GOAL := all
 
 all: cpu gpu                                   ## build every stage (GPU stages when nvcc is found)
@@ -316,6 +316,9 @@ grade-nvcc:                                    # for scripts/grade.sh: the nvcc 
 peak: build/peak                               ## this machine's FMA peak and bandwidth -> results/$(MACHINE)/peak.csv
 	@mkdir -p results/$(MACHINE)
 	scripts/bench-lock build/peak --csv results/$(MACHINE)/peak.csv
+
+profile:                                       ## make profile STAGE=NN VARIANT=name [SIZE=n] [OPTS=--fp16]: ncu's few numbers
+	@scripts/profile.sh $(if $(PROFILE_CSV),--csv $(PROFILE_CSV)) $(STAGE) $(VARIANT) $(SIZE) $(OPTS)
 
 peak-gpu: build/peak_gpu                       ## the GPU's FMA peak, copy bandwidth, cuBLAS -> results/$(MACHINE)/peak.csv
 	@mkdir -p results/$(MACHINE)

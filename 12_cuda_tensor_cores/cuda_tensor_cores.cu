@@ -127,41 +127,6 @@ void gemm_wmma(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda, co
 #define MM_TILE_B (MM_BK * MM_BN)
 #define MM_SMEM ((MM_TILE_A + MM_TILE_B) * MM_STAGES * 2)
 
-static __device__ __forceinline__ uint32_t smem_addr(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
-
-/* 16 bytes from global to shared memory without passing through registers; only the first
- * `bytes` are read, the rest of the 16 are zero (the edges of A and B). */
-static __device__ __forceinline__ void cp_async16(void *dst, const void *src, int bytes)
-{
-#ifdef GEMM_BELOW_SM80 /* (cp.async needs sm_80: mma_ldmatrix is never launched there) */
-    __trap();
-#else
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(smem_addr(dst)), "l"(src),
-                 "r"(bytes)
-                 : "memory");
-#endif
-}
-static __device__ __forceinline__ void cp_async_commit()
-{
-#ifndef GEMM_BELOW_SM80
-    asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-template <int N> static __device__ __forceinline__ void cp_async_wait()
-{
-#ifndef GEMM_BELOW_SM80
-    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
-#endif
-}
-
-/* Chunk c (16 bytes, 8 elements) of row r is stored at chunk c ^ (r % 8) of that row. ldmatrix
- * reads one chunk column of 8 consecutive rows: 8 different chunks of a 128-byte line, all 32
- * banks, where the plain layout would put the 8 in the same 4 banks. */
-static __device__ __forceinline__ int swz(int r, int c) { return c ^ (r & 7); }
-
 /* A's tile: 128 rows of 8 chunks; B's: 64 rows (k) of 16 chunks (n). 4 chunks of each per
  * thread. Outside A or B the chunk reads fewer bytes, or none, and the rest is zero. */
 static __device__ __forceinline__ void mm_load_tile(gemm_bf16 *sa, gemm_bf16 *sb, int M, int N,
@@ -185,36 +150,6 @@ static __device__ __forceinline__ void mm_load_tile(gemm_bf16 *sa, gemm_bf16 *sb
         const gemm_bf16 *src = bytes ? B + (size_t)(k0 + r) * ldb + n : B;
         cp_async16(sb + r * MM_BN + swz(r, c) * 8, src, bytes);
     }
-}
-
-/* Four 8x8 matrices of 16-bit values from shared memory into a fragment: lane l gives the
- * address of row l % 8 of matrix l / 8; .trans delivers each matrix transposed. */
-static __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void *p)
-{
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(smem_addr(p)));
-}
-static __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const void *p)
-{
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(smem_addr(p)));
-}
-
-/* d (16 x 8, FP32) += a (16 x 16, BF16, row-major) * b (16 x 8, BF16, column-major): one
- * tensor-core instruction for the warp. */
-static __device__ __forceinline__ void mma_16816(float (&d)[4], const uint32_t (&a)[4],
-                                                 uint32_t b0, uint32_t b1)
-{
-#ifdef GEMM_BELOW_SM80 /* (BF16 mma.sync needs sm_80) */
-    __trap();
-#else
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#endif
 }
 
 __global__ void __launch_bounds__(MM_THREADS, 2)

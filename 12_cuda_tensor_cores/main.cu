@@ -5,8 +5,10 @@
  * The harness rounds A and B to BF16 and checks against the product of the rounded values;
  * --reference unrounded checks against the float inputs instead: BF16's own error (those checks
  * fail by design and leave the exit status 0).
- * wmma and mma_ldmatrix run on any GPU from sm_80; the wgmma variants need a Hopper GPU (sm_90):
- * elsewhere --list marks them, --variant all leaves them out, and naming one exits 77.
+ * wmma, mma_ldmatrix and mma_pipelined run on any GPU from sm_80; the wgmma variants need a Hopper
+ * GPU (sm_90): elsewhere --list marks them, --variant all leaves them out, and naming one exits 77.
+ *   ./12_cuda_tensor_cores/cuda_tensor_cores --fp16   FP16 A and B (what a T4 has): mma_pipelined
+ * on FP16 (sm_80 on) and mma_sm75 (from sm_75), against cuBLAS's FP16 GEMM with FP32 sums.
  *   ./12_cuda_tensor_cores/cuda_tensor_cores --fp32 --sizes 4096   FP32 A, B, C: tf32, 3xtf32 and
  * cuBLAS with TF32 on and off, against cuBLAS FP32 (TF32 off), checked against the float inputs;
  * --bound fp32 holds every one of them to the FP32 bound (c = 2): tf32 fails it by design.
@@ -24,14 +26,20 @@
     {.name = NAME, .desc = DESC, .fn = gemm_bf16_variant, .err_c = TC_ERR_C, .alpha_last = 1,  \
      .runnable = RUNNABLE, .needs = NEEDS, .other_fn = GEMM_OTHER_FN(FN)}
 #define BF16_VARIANT(NAME, DESC, FN, NEED) BF16_ROW(NAME, DESC, FN, NEED) /* NEED: SM80, SM90 */
+#define SM75 cuda_needs_sm75, "compute capability 7.5 (ldmatrix, FP16 mma.sync: a T4, RTX 20 or later)"
 #define SM80 cuda_needs_sm80, CUDA_NEEDS_SM80
 #define SM90 cuda_needs_sm90, CUDA_NEEDS_SM90
+
+static int cuda_needs_sm75(void) { return cuda_cc() == 0 || cuda_cc() >= 75; }
 
 static const gemm_variant variants[] = {
     BF16_VARIANT("wmma", "WMMA fragments: 16x16x16 BF16 products per warp call, 128x128 tiles "
                          "through shared memory", gemm_wmma, SM80),
     BF16_VARIANT("mma_ldmatrix", "mma.sync.m16n8k16 fed by ldmatrix from XOR-swizzled shared "
                                  "memory, 3-stage cp.async pipeline", gemm_mma_ldmatrix, SM80),
+    BF16_VARIANT("mma_pipelined", "mma_ldmatrix with 128x256 tiles, warps of 64x64, 4 stages, "
+                                  "fragments one k-step ahead, grouped tiles", gemm_mma_pipelined,
+                 SM80),
     BF16_VARIANT("wgmma_tma", "Hopper: TMA (128-byte swizzle) + mbarriers, wgmma from shared "
                               "memory, a warpgroup per 64 rows, 4 stages", gemm_wgmma_tma, SM90),
     BF16_VARIANT("wgmma_ws", "wgmma_tma with a producer warpgroup and two consumer warpgroups "
@@ -73,6 +81,15 @@ static gemm_variant fp32_variants[] = {
 };
 
 #define NFP32 (sizeof fp32_variants / sizeof fp32_variants[0])
+
+/* --fp16: FP16 A and B, FP32 C and sums (tensor_cores.h's gemm_fp16_fn), the GPUs without BF16
+ * (a T4) included; the products are exact and the sums those of BF16: the same bound */
+static const gemm_variant fp16_variants[] = {
+    BF16_VARIANT("mma_pipelined", "mma_pipelined on FP16 A and B (mma.sync.m16n8k16.f16)",
+                 gemm_mma_pipelined_fp16, SM80),
+    BF16_VARIANT("mma_sm75", "the T4's path: tiles through registers (no cp.async), two "
+                             "m16n8k8 a k-step, 128x128 tiles, 2 stages", gemm_mma_sm75, SM75),
+};
 
 static int unrounded, bound_fp32; /* --reference unrounded, --bound fp32 */
 
@@ -134,16 +151,29 @@ static const char *checks_measure(const bench_opts *o)
 
 /* --tune: wgmma_persistent's configurations (harness/tune.cu), Hopper's alone: their rows say
  * so, and a run on another GPU ends with one line, exit status 77 */
-static const stage_info tune_stage = {
+static gemm_variant tune_variants[32]; /* mma_tune_variants, then wgmma_tune_variants (main) */
+static stage_info tune_stage = {
     .stage = "12_cuda_tensor_cores",
-    .title = "wgmma_persistent's configurations: tile width, stages, cluster, group of rows",
+    .title = "mma_pipelined's and wgmma_persistent's configurations: tile, stages, cluster, group",
     .default_sizes = "4096",
     .default_threads = 1,
-    .variants = wgmma_tune_variants,
-    .nvariants = wgmma_tune_nvariants,
+    .variants = tune_variants,
     .extra_option = stage_option,
     .extra_help = HELP,
     .backend = &cuda_bf16_backend,
+    .checks_measure = checks_measure,
+};
+
+static const stage_info fp16_stage = {
+    .stage = "12_cuda_tensor_cores",
+    .title = "FP16 on the tensor cores: mma.sync, and a T4's path",
+    .default_sizes = "512:8192:x2",
+    .default_threads = 1,
+    .variants = fp16_variants,
+    .nvariants = sizeof fp16_variants / sizeof fp16_variants[0],
+    .extra_option = stage_option,
+    .extra_help = HELP,
+    .backend = &cuda_fp16_backend,
     .checks_measure = checks_measure,
 };
 
@@ -166,13 +196,17 @@ static const stage_mode modes[] = {
      .help = "  --probe               how each variant's tensor-core instruction adds: exact products,\n"
              "                        rounding, bits kept, terms per block (K = 32 sums of known terms)\n",
      .run = probe_run},
-    {.flag = "--tune", .help = "  --tune                wgmma_persistent's configurations, each alone\n",
+    {.flag = "--tune",
+     .help = "  --tune                mma_pipelined's and wgmma_persistent's configurations, each alone\n",
      .stage = &tune_stage},
     {.flag = "--fp32",
      .help = "  --fp32                FP32 A and B (gemm_fn): tf32, 3xtf32, cuBLAS TF32 and FP32\n"
              "  --bound fp32|own      with --fp32: every variant against the FP32 bound (c = 2; tf32\n"
              "                        fails it by design, exit status 0) or its own (default)\n",
      .stage = &fp32_stage},
+    {.flag = "--fp16",
+     .help = "  --fp16                FP16 A and B: mma_pipelined and the T4's mma_sm75, against cuBLAS FP16\n",
+     .stage = &fp16_stage},
 };
 
 static const stage_info stage = {
@@ -192,5 +226,13 @@ static const stage_info stage = {
 
 int main(int argc, char **argv)
 {
+    int n = 0;
+    for (int i = 0; i < mma_tune_nvariants; i++) {
+        tune_variants[n] = mma_tune_variants[i];
+        tune_variants[n++].fn = gemm_bf16_variant; /* the BF16 backend runs its other_fn */
+    }
+    for (int i = 0; i < wgmma_tune_nvariants && n < 32; i++)
+        tune_variants[n++] = wgmma_tune_variants[i];
+    tune_stage.nvariants = n;
     return bench_main(&stage, argc, argv);
 }

@@ -1,4 +1,4 @@
-/* operands.cuh: what every BF16 variant does around its kernel (every kernel file includes it).
+/* operands.cuh: what the kernels share (every kernel file includes it): around the kernel,
  *
  *   bf16_edges()      the BLAS rules at the edges: M or N <= 0 or K < 0 writes nothing;
  *                     K == 0 or alpha == 0 gives C = beta*C without reading A or B (beta == 0:
@@ -10,10 +10,24 @@
  *                     not a multiple of 8 elements (lda = 4097), a copy with rows padded to
  *                     whole 128-byte lines, made on the stream before the kernel (one read and
  *                     one write of the operand: ~21 us for 4097 x 4097 at 3.2 TB/s)
+ *   store_pair()      two results of a row into C
+ *
+ * and the few instructions the mma.sync kernels are made of (cuda_tensor_cores.cu,
+ * mma_pipelined.cu), each one line of PTX:
+ *
+ *   cp_async16        16 bytes global -> shared without passing through registers (sm_80)
+ *   ldmatrix_x4[_trans] four 8x8 matrices of 16-bit values from shared memory into a fragment
+ *   mma_op<T, K8>     d (16 x 8, FP32) += a (16 x 16) * b (16 x 8), T = BF16 or FP16: one
+ *                     m16n8k16 (sm_80), or with K8 two m16n8k8 (FP16 on sm_75, the T4)
+ *   swz               the XOR swizzle of 16-byte chunks that lets ldmatrix meet no bank conflict
+ *
+ * Below sm_80 (GEMM_BELOW_SM80) the sm_80 instructions compile to a trap: the variants that use
+ * them are never launched there (main.cu's table says which GPU each needs).
  */
 #ifndef OPERANDS_CUH
 #define OPERANDS_CUH
 
+#include <cuda_fp16.h>
 #include <stdint.h>
 
 #include "cuda_harness.cuh"
@@ -47,6 +61,10 @@ static inline bool rows_16B(const gemm_bf16 *X, int ld)
 {
     return ld % 8 == 0 && ((uintptr_t)X & 15) == 0;
 }
+static inline bool rows_16B(const __half *X, int ld) /* FP16 (--fp16) */
+{
+    return ld % 8 == 0 && ((uintptr_t)X & 15) == 0;
+}
 static inline bool rows_16B(const float *X, int ld) /* FP32 (--fp32): ld a multiple of 4 */
 {
     return ld % 4 == 0 && ((uintptr_t)X & 15) == 0;
@@ -54,29 +72,29 @@ static inline bool rows_16B(const float *X, int ld) /* FP32 (--fp32): ld a multi
 
 /* dst (ldd, a multiple of 8) = src (lds): one thread makes one 16-byte piece of a row from 8
  * two-byte loads (src's rows have no alignment to offer); columns past cols become zero. */
-static __global__ void pad_rows_bf16_kernel(int rows, int cols, const gemm_bf16 *src, long lds,
-                                            gemm_bf16 *dst, long ldd)
+template <typename T>
+static __global__ void pad_rows_kernel(int rows, int cols, const T *src, long lds, T *dst,
+                                       long ldd)
 {
     long pieces = ldd / 8, total = rows * pieces;
     for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < total;
          i += (long)gridDim.x * blockDim.x) {
         long r = i / pieces, c0 = (i % pieces) * 8;
-        const gemm_bf16 *s = src + r * lds;
-        __align__(16) gemm_bf16 v[8];
+        const T *s = src + r * lds;
+        __align__(16) T v[8];
 #pragma unroll
         for (int e = 0; e < 8; e++)
-            v[e] = c0 + e < cols ? s[c0 + e] : __float2bfloat16(0.0f);
+            v[e] = c0 + e < cols ? s[c0 + e] : T(0.0f);
         *reinterpret_cast<uint4 *>(dst + r * ldd + c0) = *reinterpret_cast<const uint4 *>(v);
     }
 }
 
-struct aligned_copy {
-    const gemm_bf16 *A, *B;
+template <typename T> struct aligned_copy { /* T: gemm_bf16 or __half */
+    const T *A, *B;
     int lda, ldb;
-    gemm_bf16 *buf; /* the copies, freed (stream-ordered) by release() */
+    T *buf; /* the copies, freed (stream-ordered) by release() */
 
-    aligned_copy(int M, int N, int K, const gemm_bf16 *A0, int lda0, const gemm_bf16 *B0,
-                 int ldb0)
+    aligned_copy(int M, int N, int K, const T *A0, int lda0, const T *B0, int ldb0)
         : A(A0), B(B0), lda(lda0), ldb(ldb0), buf(NULL)
     {
         bool pad_a = !rows_16B(A0, lda0), pad_b = !rows_16B(B0, ldb0);
@@ -86,7 +104,7 @@ struct aligned_copy {
         cudaStream_t st = gemm_stream();
         size_t a_elems = pad_a ? (size_t)M * padded(K) : 0;
         size_t b_elems = pad_b ? (size_t)K * padded(N) : 0;
-        CUDA_CHECK(cudaMallocAsync((void **)&buf, (a_elems + b_elems) * sizeof(gemm_bf16), st));
+        CUDA_CHECK(cudaMallocAsync((void **)&buf, (a_elems + b_elems) * sizeof(T), st));
         if (pad_a)
             A = copy(st, buf, A0, M, K, lda0, &lda);
         if (pad_b)
@@ -102,13 +120,13 @@ struct aligned_copy {
   private:
     /* whole 128-byte lines: a TMA box row that starts mid-line costs two lines */
     static int padded(int n) { return (n + 63) / 64 * 64; }
-    static const gemm_bf16 *copy(cudaStream_t st, gemm_bf16 *dst, const gemm_bf16 *src, int rows,
-                                 int cols, int lds, int *ldd)
+    static const T *copy(cudaStream_t st, T *dst, const T *src, int rows, int cols, int lds,
+                         int *ldd)
     {
         *ldd = padded(cols);
         long pieces = (long)rows * (*ldd / 8);
         int blocks = (int)(pieces / 256 + 1 < 65536 ? pieces / 256 + 1 : 65536);
-        pad_rows_bf16_kernel<<<blocks, 256, 0, st>>>(rows, cols, src, lds, dst, *ldd);
+        pad_rows_kernel<<<blocks, 256, 0, st>>>(rows, cols, src, lds, dst, *ldd);
         CUDA_CHECK_LAUNCH();
         return dst;
     }
@@ -151,5 +169,144 @@ static __device__ __forceinline__ void store_pair(float *C, int ldc, int N, int 
             gemm_store(p + 1, alpha, v1, beta);
     }
 }
+
+/* ---- the mma.sync kernels' instructions ---------------------------------------------------- */
+
+static __device__ __forceinline__ uint32_t smem_addr(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+/* 16 bytes from global to shared memory without passing through registers; only the first
+ * `bytes` are read, the rest of the 16 are zero (the edges of A and B). */
+static __device__ __forceinline__ void cp_async16(void *dst, const void *src, int bytes)
+{
+#ifdef GEMM_BELOW_SM80
+    __trap();
+#else
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(smem_addr(dst)), "l"(src),
+                 "r"(bytes)
+                 : "memory");
+#endif
+}
+static __device__ __forceinline__ void cp_async16(uint32_t dst, const void *src, int bytes)
+{ /* the same to a shared-memory address */
+#ifdef GEMM_BELOW_SM80
+    __trap();
+#else
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes)
+                 : "memory");
+#endif
+}
+static __device__ __forceinline__ void st_shared16(uint32_t dst, uint4 v)
+{
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(dst), "r"(v.x), "r"(v.y),
+                 "r"(v.z), "r"(v.w)
+                 : "memory");
+}
+static __device__ __forceinline__ void cp_async_commit()
+{
+#ifndef GEMM_BELOW_SM80
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+template <int N> static __device__ __forceinline__ void cp_async_wait()
+{
+#ifndef GEMM_BELOW_SM80
+    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+#endif
+}
+
+/* Chunk c (16 bytes, 8 elements) of row r is stored at chunk c ^ (r % 8) of that row. ldmatrix
+ * reads one chunk column of 8 consecutive rows: 8 different chunks of a 128-byte line, all 32
+ * banks, where the plain layout would put the 8 in the same 4 banks. Rows of 8 chunks or more. */
+static __device__ __forceinline__ int swz(int r, int c) { return c ^ (r & 7); }
+
+/* Four 8x8 matrices of 16-bit values from shared memory into a fragment: lane l gives the
+ * address of row l % 8 of matrix l / 8; .trans delivers each matrix transposed. (sm_75) */
+static __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t addr)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+}
+static __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t addr)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+}
+static __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void *p)
+{
+    ldmatrix_x4(r, smem_addr(p));
+}
+static __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const void *p)
+{
+    ldmatrix_x4_trans(r, smem_addr(p));
+}
+
+/* d (16 x 8, FP32) += a (16 x 16, row-major) * b (16 x 8, column-major): one tensor-core
+ * instruction for the warp. a[0..3]: rows g and g + 8 of k 0-7, then of k 8-15; b0: k 0-7,
+ * b1: k 8-15 (g = lane / 4). */
+static __device__ __forceinline__ void mma_16816(float (&d)[4], const uint32_t (&a)[4],
+                                                 uint32_t b0, uint32_t b1) /* BF16 */
+{
+#ifdef GEMM_BELOW_SM80
+    __trap();
+#else
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
+}
+
+/* FP16: m16n8k16 from sm_80; m16n8k8 (sm_75) is half of it, a[0..1] and b0 the first 8 of k. */
+static __device__ __forceinline__ void mma_16816_f16(float (&d)[4], const uint32_t (&a)[4],
+                                                     uint32_t b0, uint32_t b1)
+{
+#ifdef GEMM_BELOW_SM80
+    __trap();
+#else
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
+}
+static __device__ __forceinline__ void mma_1688_f16(float (&d)[4], uint32_t a0, uint32_t a1,
+                                                    uint32_t b0)
+{
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 "
+                 "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a0), "r"(a1), "r"(b0));
+}
+
+/* The k16 step at the element type: BF16 or FP16, and for FP16 the sm_75 form on request
+ * (K8: two m16n8k8, which every GPU from sm_75 runs). */
+template <typename T, bool K8> struct mma_op;
+template <bool K8> struct mma_op<gemm_bf16, K8> {
+    static __device__ __forceinline__ void run(float (&d)[4], const uint32_t (&a)[4], uint32_t b0,
+                                               uint32_t b1)
+    {
+        mma_16816(d, a, b0, b1);
+    }
+};
+template <> struct mma_op<__half, false> {
+    static __device__ __forceinline__ void run(float (&d)[4], const uint32_t (&a)[4], uint32_t b0,
+                                               uint32_t b1)
+    {
+        mma_16816_f16(d, a, b0, b1);
+    }
+};
+template <> struct mma_op<__half, true> {
+    static __device__ __forceinline__ void run(float (&d)[4], const uint32_t (&a)[4], uint32_t b0,
+                                               uint32_t b1)
+    {
+        mma_1688_f16(d, a[0], a[1], b0);
+        mma_1688_f16(d, a[2], a[3], b1);
+    }
+};
 
 #endif

@@ -1,7 +1,14 @@
-/* tensor_cores.h: stage 12's variants (gemm.h's gemm_bf16_fn: BF16 A and B, FP32 C and sums). */
+/* tensor_cores.h: stage 12's variants (gemm.h's gemm_bf16_fn: BF16 A and B, FP32 C and sums;
+ * gemm_fp16_fn below: the same on FP16 A and B). */
 #ifndef TENSOR_CORES_H
 #define TENSOR_CORES_H
+#include <cuda_fp16.h>
+
 #include "gemm.h"
+
+typedef __half gemm_fp16;
+typedef void gemm_fp16_fn(int M, int N, int K, float alpha, const gemm_fp16 *A, int lda,
+                          const gemm_fp16 *B, int ldb, float beta, float *C, int ldc);
 
 /* c of the bound c (K+2) u (|alpha||A||B| + |beta||C|) for every variant here, derived from
  * what --probe measured on the H100 (README, "The check"): products exact, 16 of them added
@@ -12,6 +19,13 @@
 /* cuda_tensor_cores.cu: any GPU from sm_80 (Ampere) */
 gemm_bf16_fn gemm_wmma;
 gemm_bf16_fn gemm_mma_ldmatrix;
+
+/* mma_pipelined.cu: any GPU from sm_80; mma_sm75 (FP16) from sm_75 (a T4) */
+gemm_bf16_fn gemm_mma_pipelined;
+gemm_fp16_fn gemm_mma_pipelined_fp16;
+gemm_fp16_fn gemm_mma_sm75;
+extern const gemm_variant mma_tune_variants[]; /* --tune: its configurations */
+extern const int mma_tune_nvariants;
 
 /* wgmma.cu: Hopper only (sm_90a) */
 gemm_bf16_fn gemm_wgmma_tma;

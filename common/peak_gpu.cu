@@ -14,6 +14,13 @@
  *                     values, never zeros), FP32 sums; nothing is loaded or stored meanwhile
  *   cublas_bf16       cublasGemmEx at 8192^3, BF16 A and B, FP32 C and sums: the tensor-core
  *                     stage's baseline
+ *   cublas_fp16       the same with FP16 A and B
+ *   bf16_mma, fp16_mma, fp16_mma_f16acc
+ *                     the mma.sync ceiling (the instruction of every GPU from sm_80, and the only
+ *                     tensor-core path on those that are not Hopper): 32 warps an SM issue
+ *                     mma.sync.m16n8k16 into 8 independent accumulators from registers, nothing
+ *                     loaded or stored; FP32 sums, and FP16 sums for the last (GeForce cards run
+ *                     FP32 sums at half the rate of FP16 ones). On sm_75, FP16 as two m16n8k8.
  *
  * A ceiling is the best the GPU can do, so each figure is the fastest of several runs.
  * An FMA counts 2 flops, the same count as the 2*M*N*K of a GEMM.
@@ -190,6 +197,92 @@ __global__ void __launch_bounds__(256, 1) wgmma_peak_kernel(int iters, int *ran,
 #endif
 }
 
+/* ---- the mma.sync loop ----------------------------------------------------------------------- */
+#define MMA_ITERS 4096
+#define MMA_CHAINS 8
+#define MMA_THREADS 256
+#define MMA_BLOCKS_PER_SM 4
+
+/* KIND 0: BF16, FP32 sums (sm_80); 1: FP16, FP32 sums; 2: FP16, FP16 sums (sm_75 on). */
+template <int KIND> static __device__ __forceinline__ void mma_step(float (&d)[4], const uint32_t (&a)[4],
+                                                                    const uint32_t (&b)[2])
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if (KIND == 0)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, "
+                     "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    else if (KIND == 1)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
+                     "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    else { /* FP16 sums: two registers of two halves each (d[2], d[3] stay as they are) */
+        uint32_t x0 = __float_as_uint(d[0]), x1 = __float_as_uint(d[1]);
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, "
+                     "{%2,%3,%4,%5}, {%6,%7}, {%0,%1};"
+                     : "+r"(x0), "+r"(x1)
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+        d[0] = __uint_as_float(x0), d[1] = __uint_as_float(x1);
+    }
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+    if (KIND == 1) /* the k16 step as two m16n8k8 */
+        for (int h = 0; h < 2; h++)
+            asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
+                         "{%4,%5}, {%6}, {%0,%1,%2,%3};"
+                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                         : "r"(a[2 * h]), "r"(a[2 * h + 1]), "r"(b[h]));
+    else if (KIND == 2)
+        for (int h = 0; h < 2; h++) {
+            uint32_t x0 = __float_as_uint(d[0]), x1 = __float_as_uint(d[1]);
+            asm volatile("mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3}, "
+                         "{%4}, {%0,%1};"
+                         : "+r"(x0), "+r"(x1)
+                         : "r"(a[2 * h]), "r"(a[2 * h + 1]), "r"(b[h]));
+            d[0] = __uint_as_float(x0), d[1] = __uint_as_float(x1);
+        }
+#else
+    (void)d, (void)a, (void)b;
+#endif
+}
+
+/* Operands from the thread's index, small values that never overflow an FP16 sum; *ran says the
+ * GPU had the instruction. */
+template <int KIND> __global__ void __launch_bounds__(MMA_THREADS) mma_peak_kernel(int iters, int *ran,
+                                                                                  float *sink)
+{
+    uint32_t a[4], b[2];
+    for (int j = 0; j < 4; j++) {
+        float x = (threadIdx.x % 7 + j) * 1e-3f, y = (threadIdx.x % 5 + j) * -1e-3f;
+        if (KIND == 0) {
+            __nv_bfloat162 v = __floats2bfloat162_rn(x, y);
+            a[j] = *reinterpret_cast<uint32_t *>(&v);
+        } else {
+            __half2 v = __floats2half2_rn(x, y);
+            a[j] = *reinterpret_cast<uint32_t *>(&v);
+        }
+    }
+    b[0] = a[1] ^ a[2] & 0x7fff7fffu;
+    b[1] = a[3];
+    float d[MMA_CHAINS][4] = {};
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int c = 0; c < MMA_CHAINS; c++)
+            mma_step<KIND>(d[c], a, b);
+    }
+    float s = 0.0f;
+#pragma unroll
+    for (int c = 0; c < MMA_CHAINS; c++)
+        s += d[c][0] + d[c][1] + d[c][2] + d[c][3];
+    if (s == -1.0f) /* never true: keeps the loop */
+        sink[threadIdx.x] = s;
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800 || (__CUDA_ARCH__ >= 750 && KIND > 0))
+    if (threadIdx.x == 0 && blockIdx.x == 0)
+        *ran = 1;
+#endif
+}
+
 typedef struct result {
     const char *measure;
     int threads;
@@ -254,7 +347,7 @@ int main(int argc, char **argv)
     cudaEvent_t t0, t1;
     CUDA_CHECK(cudaEventCreate(&t0));
     CUDA_CHECK(cudaEventCreate(&t1));
-    result res[8];
+    result res[12];
     int nres = 0;
 
     /* FMA throughput: a full GPU of threads (2048 per SM), best of RUNS. */
@@ -330,6 +423,20 @@ int main(int argc, char **argv)
         }
         res[nres++] = (result){"cublas_bf16", sms, 2.0 * GEMM_N * (double)GEMM_N * GEMM_N / (best * 1e6),
                                "GFLOP/s"};
+        /* FP16 A and B: the same bits read as FP16 are values of about the same size */
+        best = 1e30;
+        for (int r = 0; r < RUNS + 1; r++) {
+            CUDA_CHECK(cudaEventRecord(t0));
+            CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, GEMM_N, GEMM_N, GEMM_N, &one, B,
+                                      CUDA_R_16F, GEMM_N, A, CUDA_R_16F, GEMM_N, &zero, C,
+                                      CUDA_R_32F, GEMM_N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+            CUDA_CHECK(cudaEventRecord(t1));
+            double ms = time_ms(t0, t1);
+            if (r > 0 && ms < best)
+                best = ms;
+        }
+        res[nres++] = (result){"cublas_fp16", sms, 2.0 * GEMM_N * (double)GEMM_N * GEMM_N / (best * 1e6),
+                               "GFLOP/s"};
     }
     CUBLAS_CHECK(cublasDestroy(h));
     CUDA_CHECK(cudaFree(A));
@@ -359,6 +466,34 @@ int main(int argc, char **argv)
                                2.0 * 64 * 256 * 16 * 4 * 2 * (double)WG_ITERS * sms / (wg_best * 1e6),
                                "GFLOP/s"};
     CUDA_CHECK(cudaFree(sink));
+
+    /* The mma.sync ceilings: 4 blocks of 8 warps an SM, each warp 8 accumulators. */
+    static const char *mma_names[3] = {"bf16_mma", "fp16_mma", "fp16_mma_f16acc"};
+    void (*mma_kernels[3])(int, int *, float *) = {mma_peak_kernel<0>, mma_peak_kernel<1>,
+                                                   mma_peak_kernel<2>};
+    double mma_rate[3] = {0, 0, 0};
+    CUDA_CHECK(cudaMalloc((void **)&sink, MMA_THREADS * sizeof(float)));
+    for (int k = 0; k < 3; k++) {
+        int have = 0;
+        CUDA_CHECK(cudaMemset(ran, 0, sizeof(int)));
+        double mma_best = 1e30;
+        for (int r = 0; r < RUNS + 1; r++) {
+            CUDA_CHECK(cudaEventRecord(t0));
+            mma_kernels[k]<<<sms * MMA_BLOCKS_PER_SM, MMA_THREADS>>>(MMA_ITERS, ran, sink);
+            CUDA_CHECK_LAUNCH();
+            CUDA_CHECK(cudaEventRecord(t1));
+            double ms = time_ms(t0, t1);
+            if (r > 0 && ms < mma_best)
+                mma_best = ms;
+        }
+        CUDA_CHECK(cudaMemcpy(&have, ran, sizeof(int), cudaMemcpyDeviceToHost));
+        if (!have)
+            continue;
+        double warps = (double)sms * MMA_BLOCKS_PER_SM * MMA_THREADS / 32;
+        mma_rate[k] = 2.0 * 16 * 8 * 16 * MMA_CHAINS * (double)MMA_ITERS * warps / (mma_best * 1e6);
+        res[nres++] = (result){mma_names[k], sms, mma_rate[k], "GFLOP/s"};
+    }
+    CUDA_CHECK(cudaFree(sink));
     CUDA_CHECK(cudaFree(ran));
 
     double paper_flops = sms * 128 * 2.0 * clock_khz / 1e6;
@@ -375,11 +510,20 @@ int main(int argc, char **argv)
            res[3].value);
     printf("%-22s %9.0f GFLOP/s  (8192^3, BF16 A and B, FP32 C and sums: cublasGemmEx)\n",
            "cublas_bf16", res[4].value);
+    printf("%-22s %9.0f GFLOP/s  (8192^3, FP16 A and B, FP32 C and sums)\n", "cublas_fp16",
+           res[5].value);
     if (have_wgmma)
         printf("%-22s %9.0f GFLOP/s  (wgmma m64n256k16 from shared memory, 2 warpgroups per SM)\n",
-               "bf16_wgmma", res[5].value);
+               "bf16_wgmma", res[6].value);
     else
         printf("%-22s not measured (needs a Hopper GPU and an sm_90a build)\n", "bf16_wgmma");
+    for (int k = 0; k < 3; k++)
+        if (mma_rate[k] > 0)
+            printf("%-22s %9.0f GFLOP/s  (mma.sync m16n8k16 from registers, %s sums, 32 warps an SM)\n",
+                   mma_names[k], mma_rate[k], k == 2 ? "FP16" : "FP32");
+        else
+            printf("%-22s not measured (needs compute capability %s)\n", mma_names[k],
+                   k == 0 ? "8.0" : "7.5");
     printf("FMA rate / (SMs x 128 x 2): the SM clock under this load was about %.0f MHz\n",
            res[0].value / (sms * 128 * 2.0) * 1e3);
 

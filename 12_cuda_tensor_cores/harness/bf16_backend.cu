@@ -1,13 +1,15 @@
-/* bf16_backend.cu: the backend of the BF16 variants (gemm.h's gemm_bf16_fn: BF16 A and B, FP32
- * C and sums), built on the CUDA harness's (common/cuda_harness.cu):
- *   setup       A and B rounded to BF16 (to nearest, ties to even) on the host, BF16 device copies
- *               with the host's leading dimensions; the check gets the rounded values (the
- *               reference is the product of exactly what the tensor cores multiply), or with
- *               --reference unrounded the float inputs (BF16's own error)
- *   run         the row's BF16 kernel (gemm_bf16_of), timed as cuda_backend times; the baseline is
- *               cublasGemmEx: BF16 A and B, FP32 C and sums, in cuBLAS's default math mode
+/* bf16_backend.cu: the backends of the BF16 variants (gemm.h's gemm_bf16_fn: BF16 A and B, FP32
+ * C and sums) and of the FP16 ones (--fp16, tensor_cores.h's gemm_fp16_fn), built on the CUDA
+ * harness's (common/cuda_harness.cu):
+ *   setup       A and B rounded to BF16 or FP16 (to nearest, ties to even) on the host, 16-bit
+ *               device copies with the host's leading dimensions; the check gets the rounded
+ *               values (the reference is the product of exactly what the tensor cores multiply),
+ *               or with --reference unrounded the float inputs (the 16-bit type's own error)
+ *   run         the row's kernel (its other_fn), timed as cuda_backend times; the baseline is
+ *               cublasGemmEx: BF16 (FP16) A and B, FP32 C and sums, in cuBLAS's default math mode
  */
 #include <cublas_v2.h>
+#include <cuda_fp16.h>
 #include <string.h>
 
 #include "bf16.h"
@@ -15,12 +17,14 @@
 #include "cuda_harness.cuh"
 #include "harness.h"
 #include "matrix.h"
+#include "../tensor_cores.h"
 
 static int unrounded; /* check against the unrounded inputs (cuda_bf16_reference_unrounded) */
+static int fp16;      /* the run's type: FP16 (cuda_fp16_backend), else BF16 */
 
 /* One problem's buffers */
 typedef struct bf16_problem {
-    gemm_bf16 *dA16, *dB16; /* BF16 device copies of A and B */
+    void *dA16, *dB16;      /* BF16 (FP16) device copies of A and B */
     float *dC;
     float *rA, *rB;         /* the host's A and B rounded to BF16, as floats */
     size_t c_bytes;
@@ -47,9 +51,26 @@ static int cuda_bf16_init(const bench_opts *o)
     return rc;
 }
 
+static int cuda_fp16_init(const bench_opts *o)
+{
+    fp16 = 1;
+    return cuda_bf16_init(o);
+}
+
 static void cuda_bf16_print_header(FILE *f, const bench_opts *o)
 {
-    cuda_print_header_for(f, o, "cublasGemmEx, BF16 A and B, FP32 C, CUBLAS_COMPUTE_32F");
+    cuda_print_header_for(f, o, fp16 ? "cublasGemmEx, FP16 A and B, FP32 C, CUBLAS_COMPUTE_32F"
+                                     : "cublasGemmEx, BF16 A and B, FP32 C, CUBLAS_COMPUTE_32F");
+}
+
+/* FP16's rounding, as bf16_round_all's: to nearest, ties to even (beyond 65504: infinity) */
+static void fp16_round_all(const float *x, size_t n, uint16_t *bits, float *rounded)
+{
+    for (size_t i = 0; i < n; i++) {
+        __half h = __float2half_rn(x[i]);
+        bits[i] = __half_as_ushort(h);
+        rounded[i] = __half2float(h);
+    }
 }
 
 /* Device C as for FP32, BF16 device copies of A and B with the host's leading dimensions, and
@@ -85,8 +106,10 @@ static int cuda_bf16_setup(bench_problem *p)
     if (!a16 || !b16 || !gp->rA || !gp->rB)
         cli_die("size %dx%dx%d: cannot allocate %.1f GiB of host memory for the BF16 copies",
                 p->M, p->N, p->K, 6.0 * (na + nb) / 1073741824.0);
-    bf16_round_all(p->A, na, a16, gp->rA);
-    bf16_round_all(p->B, nb, b16, gp->rB);
+    void (*round_all)(const float *, size_t, uint16_t *, float *) =
+        fp16 ? fp16_round_all : bf16_round_all;
+    round_all(p->A, na, a16, gp->rA);
+    round_all(p->B, nb, b16, gp->rB);
     CUDA_CHECK(cudaMemcpy(gp->dA16, a16, 2 * na, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(gp->dB16, b16, 2 * nb, cudaMemcpyHostToDevice));
     free(a16);
@@ -119,19 +142,27 @@ static void cublas_bf16_rowmajor(int M, int N, int K, float alpha, const gemm_bf
 {
     if (gemm_quick_return_gpu(M, N, K, alpha, beta, C, ldc)) /* gemm.h's rules, as ours */
         return;
-    CUBLAS_CHECK(cublasGemmEx(cuda_blas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B,
-                              CUDA_R_16BF, ldb, A, CUDA_R_16BF, lda, &beta, C, CUDA_R_32F, ldc,
-                              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    cudaDataType t = fp16 ? CUDA_R_16F : CUDA_R_16BF;
+    CUBLAS_CHECK(cublasGemmEx(cuda_blas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, t,
+                              ldb, A, t, lda, &beta, C, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
 }
 
 static double cuda_bf16_run(bench_problem *p, gemm_fn *fn)
 {
     bf16_problem *gp = (bf16_problem *)p->ctx;
-    gemm_bf16_fn *f = fn ? gemm_bf16_of(p->variant) : cublas_bf16_rowmajor;
-    if (!f)
-        cli_die("variant %s has no BF16 function", p->variant->name);
+    if (fn && !p->variant->other_fn)
+        cli_die("variant %s has no 16-bit function", p->variant->name);
     cuda_timer_start();
-    f(p->M, p->N, p->K, p->alpha, gp->dA16, p->lda, gp->dB16, p->ldb, p->beta, gp->dC, p->ldc);
+    if (fn && fp16)
+        ((gemm_fp16_fn *)p->variant->other_fn)(p->M, p->N, p->K, p->alpha,
+                                               (const gemm_fp16 *)gp->dA16, p->lda,
+                                               (const gemm_fp16 *)gp->dB16, p->ldb, p->beta, gp->dC,
+                                               p->ldc);
+    else
+        (fn ? gemm_bf16_of(p->variant) : cublas_bf16_rowmajor)(
+            p->M, p->N, p->K, p->alpha, (const gemm_bf16 *)gp->dA16, p->lda,
+            (const gemm_bf16 *)gp->dB16, p->ldb, p->beta, gp->dC, p->ldc);
     return cuda_timer_stop();
 }
 
@@ -155,6 +186,20 @@ static void cuda_bf16_set_threads(int t) { cuda_backend.set_threads(t); }
 const bench_backend cuda_bf16_backend = {
     .baseline_name = "cuBLAS",
     .init = cuda_bf16_init,
+    .device_name = cuda_bf16_device_name,
+    .print_header = cuda_bf16_print_header,
+    .set_threads = cuda_bf16_set_threads,
+    .setup = cuda_bf16_setup,
+    .put_c = cuda_bf16_put_c,
+    .get_c = cuda_bf16_get_c,
+    .run = cuda_bf16_run,
+    .teardown = cuda_bf16_teardown,
+    .compiler = cuda_compiler,
+};
+
+const bench_backend cuda_fp16_backend = {
+    .baseline_name = "cuBLAS",
+    .init = cuda_fp16_init,
     .device_name = cuda_bf16_device_name,
     .print_header = cuda_bf16_print_header,
     .set_threads = cuda_bf16_set_threads,

@@ -12,6 +12,7 @@
  * inputs (what BF16 rounding costs; the checks then fail by design); 0 (default): against the
  * product of the BF16-rounded inputs. */
 extern const bench_backend cuda_bf16_backend;
+extern const bench_backend cuda_fp16_backend; /* the same on FP16 (--fp16; other_fn a gemm_fp16_fn) */
 void gemm_bf16_variant(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
                        int ldb, float beta, float *C, int ldc);
 void cuda_bf16_reference_unrounded(int on);

@@ -1,0 +1,321 @@
+/* mma_pipelined.cu: mma_ldmatrix grown to the size the tensor cores want, for every GPU from
+ * the T4 on (the Hopper's own path, wgmma, is in wgmma.cu).
+ *
+ *   mma_pipelined   mma.sync.m16n8k16 from ldmatrix.x4 fragments, as mma_ldmatrix, with three
+ *                   changes: each warp a 64 x 64 piece of C (32 mma per 8 ldmatrix, against 16
+ *                   per 6), a 128 x 256 tile a block, one block an SM; the next k-step's
+ *                   fragments loaded while the tensor cores work on this one (two sets of
+ *                   registers); the tiles in groups of 8 tile rows, so that the blocks running
+ *                   together share their rows of A and columns of B in L2
+ *   (FP16, --fp16)  the same kernel on FP16 A and B
+ *   mma_sm75        FP16 on a T4 (sm_75), which has neither cp.async nor m16n8k16: the tiles
+ *                   pass through registers (loaded one tile ahead, stored before the barrier),
+ *                   each k16 step two m16n8k8
+ *
+ * Shared memory holds STAGES tiles of A (BM x 64) and B (64 x BN), 16-byte chunks XOR-swizzled
+ * (mma.cuh's swz). Any M, N, K: the chunks past an edge read fewer bytes, or none, and the rest
+ * is zero; rows that do not start on 16 bytes are copied first (operands.cuh).
+ */
+#include "operands.cuh"
+#include "tensor_cores.h"
+
+namespace {
+
+constexpr int BK = 64; /* one row of A's tile: 128 bytes, 8 chunks */
+
+/* T: gemm_bf16 or __half; a block BM x BN of C, a warp WM x WN of it; ASYNC: cp.async through
+ * STAGES stages (else registers, two stages); K8: the k16 step as two m16n8k8 (FP16 on sm_75);
+ * PREFETCH: the next k-step's fragments loaded before this one's mma; GROUP: tile rows a group
+ * (0: row by row). */
+template <typename T, int BM, int BN, int WM, int WN, int STAGES, bool ASYNC, bool K8,
+          bool PREFETCH, int GROUP>
+struct pipelined {
+    static constexpr int WARPS_N = BN / WN, THREADS = 32 * (BM / WM) * WARPS_N;
+    static constexpr int MT = WM / 16, NT = WN / 8, NB = NT / 2; /* mma tiles; B's ldmatrix */
+    static constexpr int KK = BK / 16;                            /* k-steps a tile */
+    static constexpr int A_BYTES = BM * BK * 2, B_BYTES = BK * BN * 2; /* a stage's tiles */
+    static constexpr int SMEM = (A_BYTES + B_BYTES) * STAGES;
+    /* a thread's 16-byte chunks of a tile: A's every A_STEP rows in one chunk column, B's
+     * every B_STEP rows; steps of 8 rows keep the chunks' swizzle the same */
+    static constexpr int A_CHUNKS = BM * BK / 8 / THREADS, A_STEP = THREADS / (BK / 8);
+    static constexpr int B_CHUNKS = BK * BN / 8 / THREADS, B_STEP = THREADS / (BN / 8);
+    static_assert(A_STEP % 8 == 0 && B_STEP % 8 == 0 && A_CHUNKS * A_STEP == BM &&
+                      B_CHUNKS * B_STEP == BK, "chunks");
+    static_assert(ASYNC || STAGES == 2, "the register path keeps two stages");
+
+    static __device__ __forceinline__ void gemm(int M, int N, int K, float alpha, const T *A,
+                                                int lda, const T *B, int ldb, float beta,
+                                                float *C, int ldc, bool vec2)
+    {
+        extern __shared__ __align__(128) unsigned char smem[];
+        const uint32_t sA = smem_addr(smem), sB = sA + STAGES * A_BYTES; /* shared addresses */
+        const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+        const int wm = warp / WARPS_N * WM, wn = warp % WARPS_N * WN;
+
+        /* this block's tile: in groups of GROUP tile rows, column by column inside a group */
+        const int num_m = (M + BM - 1) / BM, num_n = (N + BN - 1) / BN;
+        int tm = blockIdx.x / num_n, tn = blockIdx.x % num_n;
+        if (GROUP > 0) {
+            int per_group = GROUP * num_n, first = blockIdx.x / per_group * GROUP;
+            int rows = min(num_m - first, GROUP), in = blockIdx.x % per_group;
+            tm = first + in % rows;
+            tn = in / rows;
+        }
+        const int m0 = tm * BM, n0 = tn * BN, KT = (K + BK - 1) / BK;
+
+        /* This thread's chunks: A's rows a_r + i A_STEP at k chunk a_c, B's rows b_r + i B_STEP
+         * at n chunk b_c; where they go in a stage; B's bytes inside N. */
+        const int a_r = tid / (BK / 8), a_c = tid % (BK / 8);
+        const int b_r = tid / (BN / 8), b_c = tid % (BN / 8);
+        const uint32_t a_dst = (a_r * BK + swz(a_r, a_c) * 8) * 2;
+        const uint32_t b_dst = (b_r * BN + swz(b_r, b_c) * 8) * 2;
+        const int b_bytes = 2 * max(0, min(N - (n0 + b_c * 8), 8));
+        uint4 ra[ASYNC ? 1 : A_CHUNKS], rb[ASYNC ? 1 : B_CHUNKS]; /* the register path's tile */
+
+        /* tile kt on its way into stage s: by cp.async, or into ra and rb. A chunk past an edge
+         * reads fewer bytes, or none, and the rest is zero. */
+        auto issue = [&](int kt, int s) {
+            const int k0 = kt * BK;
+            const int a_bytes = 2 * max(0, min(K - (k0 + a_c * 8), 8));
+#pragma unroll
+            for (int i = 0; i < A_CHUNKS; i++) {
+                int r = m0 + a_r + i * A_STEP, bytes = r < M ? a_bytes : 0;
+                const T *src = bytes ? A + (size_t)r * lda + k0 + a_c * 8 : A;
+                if (ASYNC)
+                    cp_async16(sA + s * A_BYTES + a_dst + i * A_STEP * BK * 2, src, bytes);
+                else
+                    ra[i] = load16(src, bytes);
+            }
+#pragma unroll
+            for (int i = 0; i < B_CHUNKS; i++) {
+                int k = k0 + b_r + i * B_STEP, bytes = k < K ? b_bytes : 0;
+                const T *src = bytes ? B + (size_t)k * ldb + n0 + b_c * 8 : B;
+                if (ASYNC)
+                    cp_async16(sB + s * B_BYTES + b_dst + i * B_STEP * BN * 2, src, bytes);
+                else
+                    rb[i] = load16(src, bytes);
+            }
+        };
+        auto store = [&](int s) { /* the register path: ra and rb into stage s */
+#pragma unroll
+            for (int i = 0; i < A_CHUNKS; i++)
+                st_shared16(sA + s * A_BYTES + a_dst + i * A_STEP * BK * 2, ra[i]);
+#pragma unroll
+            for (int i = 0; i < B_CHUNKS; i++)
+                st_shared16(sB + s * B_BYTES + b_dst + i * B_STEP * BN * 2, rb[i]);
+        };
+
+        /* k-step kk's fragments from stage s: A's rows l % 16 at k chunk 2 kk + l / 16; B's k
+         * rows l % 16 at n chunk (16 columns an ldmatrix) + l / 16, transposed */
+        uint32_t fa[2][MT][4], fb[2][NB][4];
+        auto fragments = [&](int buf, int s, int kk) {
+#pragma unroll
+            for (int mi = 0; mi < MT; mi++) {
+                int r = wm + mi * 16 + lane % 16;
+                ldmatrix_x4(fa[buf][mi], sA + s * A_BYTES + (r * BK + swz(r, kk * 2 + lane / 16) * 8) * 2);
+            }
+#pragma unroll
+            for (int nj = 0; nj < NB; nj++) {
+                int r = kk * 16 + lane % 16;
+                ldmatrix_x4_trans(fb[buf][nj],
+                                  sB + s * B_BYTES + (r * BN + swz(r, (wn + nj * 16) / 8 + lane / 16) * 8) * 2);
+            }
+        };
+
+        float acc[MT][NT][4] = {};
+        /* the pipeline's start: tiles 0 .. STAGES-2 on their way (the register path: tile 0 in
+         * its stage), tile 0 landed, its first fragments loaded */
+        if (ASYNC) {
+#pragma unroll
+            for (int s = 0; s < STAGES - 1; s++) {
+                if (s < KT)
+                    issue(s, s);
+                cp_async_commit();
+            }
+            cp_async_wait<STAGES - 2>();
+        } else {
+            issue(0, 0);
+            store(0);
+        }
+        __syncthreads();
+        if (PREFETCH)
+            fragments(0, 0, 0);
+
+        int rs = 0, ws = STAGES - 1; /* the stage read (tile kt's) and the one written next */
+        for (int kt = 0; kt < KT; kt++) {
+            const int next_rs = rs + 1 == STAGES ? 0 : rs + 1;
+#pragma unroll
+            for (int kk = 0; kk < KK; kk++) {
+                const int cur = PREFETCH ? kk & 1 : 0;
+                if (!PREFETCH)
+                    fragments(0, rs, kk);
+                if (kk == 0) { /* the tile STAGES-1 ahead on its way, into the stage of tile
+                                  kt-1, which every warp finished reading before the barrier */
+                    if (ASYNC) {
+                        if (kt + STAGES - 1 < KT)
+                            issue(kt + STAGES - 1, ws);
+                        cp_async_commit();
+                    } else if (kt + 1 < KT) {
+                        issue(kt + 1, next_rs);
+                    }
+                }
+                if (kk == KK - 1) { /* tile kt+1 landed, every thread's part of it */
+                    if (ASYNC)
+                        cp_async_wait<STAGES - 2>();
+                    else if (kt + 1 < KT)
+                        store(next_rs);
+                    __syncthreads();
+                }
+                if (PREFETCH && (kk < KK - 1 || kt + 1 < KT)) /* the next k-step's fragments */
+                    fragments(cur ^ 1, kk < KK - 1 ? rs : next_rs, (kk + 1) % KK);
+#pragma unroll
+                for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+                    for (int ni = 0; ni < NT; ni++)
+                        mma_op<T, K8>::run(acc[mi][ni], fa[cur][mi], fb[cur][ni / 2][ni % 2 * 2],
+                                           fb[cur][ni / 2][ni % 2 * 2 + 1]);
+            }
+            rs = next_rs;
+            ws = ws + 1 == STAGES ? 0 : ws + 1;
+        }
+        if (ASYNC)
+            cp_async_wait<0>();
+
+        /* thread (g, t) = (lane / 4, lane % 4) holds rows g and g + 8, columns 2t and 2t + 1 */
+        const int g = lane / 4, t = lane % 4;
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NT; ni++) {
+                int r = m0 + wm + mi * 16 + g, c = n0 + wn + ni * 8 + 2 * t;
+                if (r < M)
+                    store_pair(C, ldc, N, r, c, acc[mi][ni][0], acc[mi][ni][1], alpha, beta, vec2);
+                if (r + 8 < M)
+                    store_pair(C, ldc, N, r + 8, c, acc[mi][ni][2], acc[mi][ni][3], alpha, beta,
+                               vec2);
+            }
+    }
+
+    /* the register path's load: 16 bytes, or the part inside the matrix and zeros */
+    static __device__ __forceinline__ uint4 load16(const T *src, int bytes)
+    {
+        if (bytes == 16)
+            return *reinterpret_cast<const uint4 *>(src);
+        __align__(16) uint16_t v[8] = {};
+        const uint16_t *s = reinterpret_cast<const uint16_t *>(src);
+        for (int e = 0; e < bytes / 2; e++)
+            v[e] = s[e];
+        return *reinterpret_cast<const uint4 *>(v);
+    }
+
+    static void run(int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb,
+                    float beta, float *C, int ldc);
+};
+
+template <class P, typename T>
+__global__ void __launch_bounds__(P::THREADS, 1)
+pipelined_kernel(int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb,
+                 float beta, float *C, int ldc, bool vec2)
+{
+    P::gemm(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, vec2);
+}
+
+template <typename T, int BM, int BN, int WM, int WN, int STAGES, bool ASYNC, bool K8,
+          bool PREFETCH, int GROUP>
+void pipelined<T, BM, BN, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP>::run(
+    int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb, float beta,
+    float *C, int ldc)
+{
+    if (bf16_edges(M, N, K, alpha, beta, C, ldc))
+        return;
+    auto kernel = pipelined_kernel<pipelined, T>;
+    static int attr_device = -1; /* the shared-memory limit is raised once a device */
+    int dev = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    if (attr_device != dev) {
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM));
+        attr_device = dev;
+    }
+    aligned_copy<T> op(M, N, K, A, lda, B, ldb);
+    bool vec2 = ldc % 2 == 0 && ((uintptr_t)C & 7) == 0;
+    long tiles = (long)ceil_div(M, BM) * ceil_div(N, BN);
+    kernel<<<(unsigned)tiles, THREADS, SMEM, gemm_stream()>>>(M, N, K, alpha, op.A, op.lda, op.B,
+                                                               op.ldb, beta, C, ldc, vec2);
+    CUDA_CHECK_LAUNCH();
+    op.release();
+}
+
+/* The chapter's configuration: 192 KiB of shared memory a block, which a Hopper (227 KiB) has;
+ * an A100 (163 KiB) takes 3 stages, RTX 30, 40 and 50 cards (99 KiB) 128x128 tiles of 3 stages.
+ * The T4's: 128x128 tiles, two stages of 32 KiB (it gives a block 64 KiB), 8 warps of 64x32. */
+template <typename T> using chosen = pipelined<T, 128, 256, 64, 64, 4, true, false, true, 8>;
+template <typename T> using a100 = pipelined<T, 128, 256, 64, 64, 3, true, false, true, 8>;
+template <typename T> using geforce = pipelined<T, 128, 128, 64, 32, 3, true, false, true, 8>;
+using sm75 = pipelined<__half, 128, 128, 64, 32, 2, false, true, true, 8>;
+
+template <typename T>
+void pick(int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb, float beta,
+          float *C, int ldc)
+{
+    static int device = -1, smem;
+    int dev = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    if (dev != device) {
+        CUDA_CHECK(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        device = dev;
+    }
+    if (smem >= chosen<T>::SMEM)
+        chosen<T>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    else if (smem >= a100<T>::SMEM)
+        a100<T>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    else
+        geforce<T>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+} // namespace
+
+void gemm_mma_pipelined(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
+                        const gemm_bf16 *B, int ldb, float beta, float *C, int ldc)
+{
+    pick(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void gemm_mma_pipelined_fp16(int M, int N, int K, float alpha, const gemm_fp16 *A, int lda,
+                             const gemm_fp16 *B, int ldb, float beta, float *C, int ldc)
+{
+    pick(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void gemm_mma_sm75(int M, int N, int K, float alpha, const gemm_fp16 *A, int lda,
+                   const gemm_fp16 *B, int ldb, float beta, float *C, int ldc)
+{
+    sm75::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+/* --tune: mma_pipelined's configurations, one thing changed a row (BF16; main.cu sets .fn to the
+ * BF16 backend's entry) */
+#define MMA_TUNE(NAME, DESC, ...)                                                             \
+    {.name = "pipelined/" NAME, .desc = DESC, .err_c = TC_ERR_C, .alpha_last = 1,              \
+     .runnable = cuda_needs_sm80, .needs = CUDA_NEEDS_SM80,                   \
+     .other_fn = GEMM_OTHER_FN(pipelined<gemm_bf16, __VA_ARGS__>::run)}
+
+const gemm_variant mma_tune_variants[] = {
+    MMA_TUNE("128x256_w64x64_s4", "what mma_pipelined runs: 128x256 tiles, warps of 64x64, 4 "
+             "stages, fragments one k-step ahead, groups of 8 tile rows",
+             128, 256, 64, 64, 4, true, false, true, 8),
+    MMA_TUNE("128x256_w64x64_s3", "3 stages (what an A100 runs)", 128, 256, 64, 64, 3, true, false, true, 8),
+    MMA_TUNE("128x256_w64x64_s4_noprefetch", "each k-step's fragments loaded just before its mma",
+             128, 256, 64, 64, 4, true, false, false, 8),
+    MMA_TUNE("128x256_w64x64_s4_g0", "tiles row by row, not in groups", 128, 256, 64, 64, 4,
+             true, false, true, 0),
+    MMA_TUNE("256x128_w64x64_s4", "256x128 tiles", 256, 128, 64, 64, 4, true, false, true, 8),
+    MMA_TUNE("128x128_w64x32_s4", "mma_ldmatrix's tile and warps, 4 stages, prefetch, groups",
+             128, 128, 64, 32, 4, true, false, true, 8),
+    MMA_TUNE("128x128_w64x64_s4", "128x128 tiles of 4 warps of 64x64", 128, 128, 64, 64, 4,
+             true, false, true, 8),
+    MMA_TUNE("128x128_w64x32_s3", "what an RTX 30, 40 or 50 card runs (99 KiB a block)", 128,
+             128, 64, 32, 3, true, false, true, 8),
+    MMA_TUNE("256x128_w64x64_s3", "256x128 tiles, 3 stages", 256, 128, 64, 64, 3, true, false,
+             true, 8),
+};
+const int mma_tune_nvariants = sizeof mma_tune_variants / sizeof mma_tune_variants[0];

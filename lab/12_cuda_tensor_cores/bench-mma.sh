@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# What chapter 12's mma.sync section and its GPU table quote, and the profiles of chapters 09 and
+# 12:  lab/12_cuda_tensor_cores/bench-mma.sh [OUT_DIR] [PART...]   (default results/local, all parts)
+#   peak      build/peak_gpu: the mma.sync ceilings (BF16, FP16, FP16 sums) beside wgmma's
+#             -> OUT_DIR/peak.csv, peak.txt
+#   check     mma_pipelined (BF16, FP16, every --tune row) and mma_sm75 at the awkward sizes;
+#             the T4's gate (GEMM_CUDA_CC=75) -> OUT_DIR/check.log
+#   time      mma_ldmatrix, mma_pipelined and wgmma_persistent with cuBLAS at 4096, 8192 and
+#             4097, twice; --tune's mma rows; FP16 with cuBLAS FP16 -> OUT_DIR/12_mma.csv,
+#             12_mma_tune.csv, 12_fp16.csv
+#   profile   scripts/profile.sh on every step of 09 and of 12's BF16 table at 4096
+#             -> OUT_DIR/profile.csv
+#   sanitize  compute-sanitizer memcheck and racecheck on the new variants -> OUT_DIR/sanitize.log
+# The reference results in results/h200/2026-11-29-mma/ were made with this script.
+set -u
+cd "$(dirname "$0")/../.."
+out=${1:-results/local}
+shift || true
+parts=${*:-peak check time profile sanitize}
+mkdir -p "$out"
+make -s -j"$(nproc)" stage09 stage12 build/peak_gpu || exit 1
+bin=12_cuda_tensor_cores/cuda_tensor_cores
+has() { [[ " $parts " == *" $1 "* ]]; }
+fail=0
+run() { echo "+ $*"; "$@" || { echo "FAILED ($?): $*"; fail=1; }; }
+
+if has peak; then
+    nvidia-smi --query-gpu=name,power.limit,clocks.max.sm,clocks.sm --format=csv >"$out/gpu.txt"
+    build/peak_gpu --csv "$out/peak.csv" | tee "$out/peak.txt"
+fi
+
+if has check; then
+    {
+        tune=$($bin --tune --list | awk '/^pipelined\//{print $1}' | paste -sd,)
+        s1=127,128,129,255x257x17,1x300x9,300x1x17,2x2x1,64x64x5,65x65x65,1000x1001x999,2049x2049x100
+        s2=256,383x129x250,200x520x72
+        run $bin --variant mma_pipelined --no-baseline --reps 1 --sizes $s1 --beta 0.5
+        run $bin --variant mma_pipelined --no-baseline --reps 1 --sizes $s2 --pad 1 --alpha 2
+        run $bin --fp16 --variant all --no-baseline --reps 1 --sizes $s1 --beta 0.5
+        run $bin --fp16 --variant all --no-baseline --reps 1 --sizes $s2 --pad 3 --alpha -2
+        run $bin --fp16 --variant all --reps 1 --sizes 300x700x4111,4097 --beta -1
+        run $bin --tune --variant "$tune" --no-baseline --reps 1 --sizes 1,33,129x131x67,300x257x513,1100x1030x70 --beta 0.5 --pad 3
+        run $bin --variant mma_pipelined --no-baseline --reference unrounded --reps 1 --sizes 1024
+        echo "+ the T4's gate: GEMM_CUDA_CC=75 (mma_sm75 runs, mma_pipelined exits 77)"
+        GEMM_CUDA_CC=75 $bin --fp16 --variant all --no-baseline --reps 1 --sizes 129x131x67
+        GEMM_CUDA_CC=75 $bin --fp16 --variant mma_pipelined --no-baseline --reps 1 --sizes 64
+        echo "exit status $? (77 expected)"
+    } 2>&1 | tee "$out/check.log"
+fi
+
+if has time; then
+    rm -f "$out"/12_mma.csv "$out"/12_mma_tune.csv "$out"/12_fp16.csv
+    tune=$($bin --tune --list | awk '/^pipelined\//{print $1}' | paste -sd,)
+    for round in 1 2; do
+        run $bin --variant mma_ldmatrix,mma_pipelined,wgmma_persistent --sizes 4096,8192,4097 --csv "$out/12_mma.csv"
+    done
+    run $bin --tune --variant "$tune" --sizes 4096,8192 --csv "$out/12_mma_tune.csv"
+    run $bin --fp16 --variant all --sizes 4096,8192,4097 --csv "$out/12_fp16.csv"
+fi
+
+if has profile; then
+    rm -f "$out/profile.csv"
+    for v in $(09_cuda_registers/cuda_registers --list | awk '{print $1}'); do
+        run scripts/profile.sh --csv "$out/profile.csv" 09 "$v" 4096
+    done
+    for v in wmma mma_ldmatrix mma_pipelined wgmma_tma wgmma_ws wgmma_persistent; do
+        run scripts/profile.sh --csv "$out/profile.csv" 12 "$v" 4096
+    done
+    run scripts/profile.sh --csv "$out/profile.csv" 12 mma_sm75 4096 --fp16
+fi
+
+if has sanitize; then
+    cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    {
+        for tool in memcheck racecheck; do
+            run "$cs" --tool $tool --error-exitcode 1 $bin --variant mma_pipelined --no-baseline --reps 1 --sizes 256x256x128,129x131x67 --pad 8 --beta 0.5
+            run "$cs" --tool $tool --error-exitcode 1 $bin --fp16 --variant all --no-baseline --reps 1 --sizes 256x256x128,129x131x67 --pad 1 --beta 0.5
+        done
+    } 2>&1 | tee "$out/sanitize.log"
+fi
+echo "bench-mma: done, $([ $fail = 0 ] && echo "every command passed" || echo "SOME COMMAND FAILED")"
+exit $fail

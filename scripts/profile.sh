@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# scripts/profile.sh: one GPU variant under Nsight Compute, the few numbers the chapters reason
+# with, a line each (make profile STAGE=NN VARIANT=name [SIZE=n] [OPTS="--fp16"] runs it).
+#
+#   scripts/profile.sh [--csv FILE] NN VARIANT [SIZE] [STAGE OPTIONS...]
+#
+# Runs the stage's program once (--variant VARIANT --sizes SIZE --reps 1 --no-baseline) under
+# ncu with a fixed set of metrics, takes the longest kernel it launched (the GEMM, not the
+# helpers around it) and prints:
+#   time                 the kernel's duration under the profiler (clocks left as they are)
+#   achieved occupancy   warps resident on an SM, of the most it can hold
+#   shared bank conflicts  extra shared-memory wavefronts from bank conflicts, of all of them
+#   L2, DRAM throughput  of their peaks
+#   tensor pipe          cycles the tensor cores were busy, of the SM's active cycles
+#   issue stalls         the three largest reasons a warp waited, in cycles per instruction
+# --csv FILE appends them (stage,variant,size,device,metric,value,unit,date,commit): the small
+# CSVs of results/ that the chapters cite. SIZE: N or MxNxK (default 4096).
+# Exit status: 0; 2 bad usage; 77 where ncu or a GPU is missing (one line says which).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+export LC_ALL=C
+
+usage() { echo "usage: scripts/profile.sh [--csv FILE] NN VARIANT [SIZE] [STAGE OPTIONS...]" >&2; exit 2; }
+csv=
+if [ "${1:-}" = --csv ]; then
+    [ $# -ge 2 ] || usage
+    csv=$2
+    shift 2
+fi
+[ $# -ge 2 ] || usage
+nn=$1 variant=$2
+shift 2
+size=4096
+if [ $# -ge 1 ] && [[ $1 != -* ]]; then
+    size=$1
+    shift
+fi
+[[ $nn =~ ^[0-9]{1,2}$ ]] || { echo "profile: stage '$nn' is not a number (07, 12 ...)" >&2; exit 2; }
+nn=$(printf '%02d' "$((10#$nn))")
+[[ $size =~ ^[0-9]+(x[0-9]+x[0-9]+)?$ ]] || { echo "profile: size '$size' is neither N nor MxNxK" >&2; exit 2; }
+dir=$(ls -d "${nn}"_*/ 2>/dev/null | head -n1)
+dir=${dir%/}
+[ -n "$dir" ] || { echo "profile: no stage $nn" >&2; exit 2; }
+[ -f "$dir/main.cu" ] || { echo "profile: stage $dir runs on the CPU; make profile is for the GPU stages (07-13)" >&2; exit 2; }
+bin=$dir/${dir#*_}
+python=$(scripts/find-python.sh 2>/dev/null) || { echo "profile: no python3 found: skipped"; exit 77; }
+
+ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null | head -n1)
+if [ -z "$ncu" ]; then
+    echo "profile: Nsight Compute (ncu) is not installed: skipped"
+    exit 77
+fi
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "profile: no NVIDIA GPU or driver found: skipped"
+    exit 77
+fi
+make -s "stage$nn" >/dev/null || { echo "profile: make stage$nn failed" >&2; exit 1; }
+# the variant must exist: the program says so in one line (exit 2) or that the GPU lacks it (77)
+"$bin" "$@" --variant "$variant" --list >/dev/null || exit $?
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/profile.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+metrics=gpu__time_duration.sum
+metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active
+metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
+metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
+metrics+=,lts__t_sectors.avg.pct_of_peak_sustained_elapsed
+metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed
+metrics+=,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
+metrics+=,regex:^sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active$
+metrics+=,regex:^smsp__average_warps_issue_stalled_[a-z_]+_per_issue_active.ratio$
+echo "profile: $bin --variant $variant --sizes $size $* under ncu (a minute or so)" >&2
+if ! "$ncu" --clock-control none --target-processes all --metrics "$metrics" --csv --page raw \
+        "$bin" "$@" --variant "$variant" --sizes "$size" --reps 1 --no-baseline --no-check \
+        >"$tmp/raw.csv" 2>"$tmp/err"; then
+    if grep -qi "permission\|ERR_NVGPUCTRPERM" "$tmp/err"; then
+        echo "profile: this user may not read the GPU's counters (ERR_NVGPUCTRPERM): skipped"
+        exit 77
+    fi
+    echo "profile: ncu failed:" >&2
+    tail -n 5 "$tmp/err" >&2
+    exit 1
+fi
+device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+"$python" - "$tmp/raw.csv" "$dir" "$variant" "$size" "$device" "$commit" "$csv" <<'EOF'
+import csv, datetime, os, sys
+raw, stage, variant, size, device, commit, out = sys.argv[1:8]
+rows = [r for r in csv.reader(l for l in open(raw) if l.startswith('"'))]
+if len(rows) < 3:
+    sys.exit("profile: ncu measured no kernel")
+head, units, data = rows[0], rows[1], rows[2:]
+col = {n: i for i, n in enumerate(head)}
+def num(r, n):
+    try:
+        return float(r[col[n]].replace(',', ''))
+    except (KeyError, ValueError):
+        return None
+gemm = max(data, key=lambda r: num(r, 'gpu__time_duration.sum') or 0)
+unit = units[col['gpu__time_duration.sum']]
+t = num(gemm, 'gpu__time_duration.sum') * {'nsecond': 1e-3, 'usecond': 1, 'msecond': 1e3}.get(unit, 1)
+kernel = gemm[col['Kernel Name']] if 'Kernel Name' in col else '?'
+tensor = num(gemm, 'sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active')
+hmma = num(gemm, 'sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active')
+conf = num(gemm, 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum')
+waves = num(gemm, 'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum')
+stalls = sorted(((num(gemm, n), n[len('smsp__average_warps_issue_stalled_'):-len('_per_issue_active.ratio')])
+                 for n in head if n.startswith('smsp__average_warps_issue_stalled_')),
+                reverse=True)
+stalls = [(v, n) for v, n in stalls if v is not None][:3]
+out_rows = [('time', t, 'us'),
+            ('achieved_occupancy', num(gemm, 'sm__warps_active.avg.pct_of_peak_sustained_active'), '%'),
+            ('shared_bank_conflicts', 100.0 * conf / waves if conf is not None and waves else None, '% of wavefronts'),
+            ('l2_throughput', num(gemm, 'lts__t_sectors.avg.pct_of_peak_sustained_elapsed'), '% of peak'),
+            ('dram_throughput', num(gemm, 'dram__throughput.avg.pct_of_peak_sustained_elapsed'), '% of peak'),
+            ('tensor_pipe_mma', hmma, '% of active cycles'),
+            ('tensor_pipe_wgmma', tensor, '% of active cycles')]
+out_rows += [('stall_' + n, v, 'cycles per instruction') for v, n in stalls]
+short = kernel if len(kernel) < 60 else kernel[:57] + '...'
+print(f"{stage} {variant} {size} on {device}: kernel {short}")
+labels = {'time': 'time under the profiler', 'achieved_occupancy': 'achieved occupancy',
+          'shared_bank_conflicts': 'shared bank conflicts', 'l2_throughput': 'L2 throughput',
+          'dram_throughput': 'DRAM throughput', 'tensor_pipe_mma': 'tensor pipe (mma.sync)',
+          'tensor_pipe_wgmma': 'tensor pipe (wgmma)'}
+for m, v, u in out_rows:
+    if v is None:
+        continue
+    label = labels.get(m, 'stall: ' + m[len('stall_'):])
+    print(f"  {label:<28} {v:10.2f} {u}" + (f"  ({conf:.0f} of {waves:.0f})" if m == 'shared_bank_conflicts' else ''))
+if out:
+    new = not os.path.exists(out) or os.path.getsize(out) == 0
+    date = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+    with open(out, 'a', newline='') as f:
+        w = csv.writer(f)
+        if new:
+            w.writerow(['stage', 'variant', 'size', 'device', 'metric', 'value', 'unit', 'date', 'commit'])
+        for m, v, u in out_rows:
+            if v is not None:
+                w.writerow([stage, variant, size, device, m, f"{v:.3f}", u, date, commit])
+    print(f"appended to {out}")
+EOF
