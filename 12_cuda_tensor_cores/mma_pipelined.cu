@@ -21,13 +21,12 @@
 
 namespace {
 
-constexpr int BK = 64; /* one row of A's tile: 128 bytes, 8 chunks */
-
-/* T: gemm_bf16 or __half; a block BM x BN of C, a warp WM x WN of it; ASYNC: cp.async through
+/* T: gemm_bf16 or __half; a block BM x BN of C, a warp WM x WN of it, BK of k a stage (64: a row
+ * of A's tile is 128 bytes, 8 chunks; at least that for the swizzle); ASYNC: cp.async through
  * STAGES stages (else registers, two stages); K8: the k16 step as two m16n8k8 (FP16 on sm_75);
  * PREFETCH: the next k-step's fragments loaded before this one's mma; GROUP: tile rows a group
  * (0: row by row). */
-template <typename T, int BM, int BN, int WM, int WN, int STAGES, bool ASYNC, bool K8,
+template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
           bool PREFETCH, int GROUP>
 struct pipelined {
     static constexpr int WARPS_N = BN / WN, THREADS = 32 * (BM / WM) * WARPS_N;
@@ -42,6 +41,7 @@ struct pipelined {
     static_assert(A_STEP % 8 == 0 && B_STEP % 8 == 0 && A_CHUNKS * A_STEP == BM &&
                       B_CHUNKS * B_STEP == BK, "chunks");
     static_assert(ASYNC || STAGES == 2, "the register path keeps two stages");
+    static_assert(BK % 64 == 0, "rows of 8 chunks or more (the swizzle)");
 
     static __device__ __forceinline__ void gemm(int M, int N, int K, float alpha, const T *A,
                                                 int lda, const T *B, int ldb, float beta,
@@ -171,9 +171,11 @@ struct pipelined {
 #pragma unroll
                 for (int mi = 0; mi < MT; mi++)
 #pragma unroll
-                    for (int ni = 0; ni < NT; ni++)
+                    for (int j = 0; j < NT; j++) { /* back and forth: B's fragment reused */
+                        const int ni = mi % 2 ? NT - 1 - j : j;
                         mma_op<T, K8>::run(acc[mi][ni], fa[cur][mi], fb[cur][ni / 2][ni % 2 * 2],
                                            fb[cur][ni / 2][ni % 2 * 2 + 1]);
+                    }
             }
             rs = next_rs;
             ws = ws + 1 == STAGES ? 0 : ws + 1;
@@ -220,9 +222,9 @@ pipelined_kernel(int M, int N, int K, float alpha, const T *A, int lda, const T 
     P::gemm(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, vec2);
 }
 
-template <typename T, int BM, int BN, int WM, int WN, int STAGES, bool ASYNC, bool K8,
+template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
           bool PREFETCH, int GROUP>
-void pipelined<T, BM, BN, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP>::run(
+void pipelined<T, BM, BN, BK, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP>::run(
     int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb, float beta,
     float *C, int ldc)
 {
@@ -248,10 +250,10 @@ void pipelined<T, BM, BN, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP>::run(
 /* The chapter's configuration: 192 KiB of shared memory a block, which a Hopper (227 KiB) has;
  * an A100 (163 KiB) takes 3 stages, RTX 30, 40 and 50 cards (99 KiB) 128x128 tiles of 3 stages.
  * The T4's: 128x128 tiles, two stages of 32 KiB (it gives a block 64 KiB), 8 warps of 64x32. */
-template <typename T> using chosen = pipelined<T, 128, 256, 64, 64, 4, true, false, true, 8>;
-template <typename T> using a100 = pipelined<T, 128, 256, 64, 64, 3, true, false, true, 8>;
-template <typename T> using geforce = pipelined<T, 128, 128, 64, 32, 3, true, false, true, 8>;
-using sm75 = pipelined<__half, 128, 128, 64, 32, 2, false, true, true, 8>;
+template <typename T> using chosen = pipelined<T, 128, 256, 64, 64, 64, 4, true, false, true, 8>;
+template <typename T> using a100 = pipelined<T, 128, 256, 64, 64, 64, 3, true, false, true, 8>;
+template <typename T> using geforce = pipelined<T, 128, 128, 64, 64, 32, 3, true, false, true, 8>;
+using sm75 = pipelined<__half, 128, 128, 64, 64, 32, 2, false, true, true, 8>;
 
 template <typename T>
 void pick(int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb, float beta,
@@ -302,20 +304,21 @@ void gemm_mma_sm75(int M, int N, int K, float alpha, const gemm_fp16 *A, int lda
 const gemm_variant mma_tune_variants[] = {
     MMA_TUNE("128x256_w64x64_s4", "what mma_pipelined runs: 128x256 tiles, warps of 64x64, 4 "
              "stages, fragments one k-step ahead, groups of 8 tile rows",
-             128, 256, 64, 64, 4, true, false, true, 8),
-    MMA_TUNE("128x256_w64x64_s3", "3 stages (what an A100 runs)", 128, 256, 64, 64, 3, true, false, true, 8),
+             128, 256, 64, 64, 64, 4, true, false, true, 8),
+    MMA_TUNE("128x256_w64x64_s3", "3 stages (what an A100 runs)", 128, 256, 64, 64, 64, 3, true, false, true, 8),
     MMA_TUNE("128x256_w64x64_s4_noprefetch", "each k-step's fragments loaded just before its mma",
-             128, 256, 64, 64, 4, true, false, false, 8),
-    MMA_TUNE("128x256_w64x64_s4_g0", "tiles row by row, not in groups", 128, 256, 64, 64, 4,
+             128, 256, 64, 64, 64, 4, true, false, false, 8),
+    MMA_TUNE("128x256_w64x64_s4_g0", "tiles row by row, not in groups", 128, 256, 64, 64, 64, 4,
              true, false, true, 0),
-    MMA_TUNE("256x128_w64x64_s4", "256x128 tiles", 256, 128, 64, 64, 4, true, false, true, 8),
+    MMA_TUNE("256x128_w64x64_s4", "256x128 tiles", 256, 128, 64, 64, 64, 4, true, false, true, 8),
     MMA_TUNE("128x128_w64x32_s4", "mma_ldmatrix's tile and warps, 4 stages, prefetch, groups",
-             128, 128, 64, 32, 4, true, false, true, 8),
-    MMA_TUNE("128x128_w64x64_s4", "128x128 tiles of 4 warps of 64x64", 128, 128, 64, 64, 4,
+             128, 128, 64, 64, 32, 4, true, false, true, 8),
+    MMA_TUNE("128x128_w64x64_s4", "128x128 tiles of 4 warps of 64x64", 128, 128, 64, 64, 64, 4,
              true, false, true, 8),
-    MMA_TUNE("128x128_w64x32_s3", "what an RTX 30, 40 or 50 card runs (99 KiB a block)", 128,
-             128, 64, 32, 3, true, false, true, 8),
-    MMA_TUNE("256x128_w64x64_s3", "256x128 tiles, 3 stages", 256, 128, 64, 64, 3, true, false,
+    MMA_TUNE("128x128_w64x32_s3", "what an RTX 30, 40 or 50 card runs (99 KiB a block)", 128, 128, 64, 64, 32, 3, true, false, true, 8),
+    MMA_TUNE("256x128_w64x64_s3", "256x128 tiles, 3 stages", 256, 128, 64, 64, 64, 3, true, false,
              true, 8),
+    MMA_TUNE("128x256_k128_s2", "tiles 128 deep, 2 stages: half the barriers", 128, 256, 128, 64,
+             64, 2, true, false, true, 8),
 };
 const int mma_tune_nvariants = sizeof mma_tune_variants / sizeof mma_tune_variants[0];

@@ -11,7 +11,9 @@
 #   achieved occupancy   warps resident on an SM, of the most it can hold
 #   shared bank conflicts  extra shared-memory wavefronts from bank conflicts, of all of them
 #   L2, DRAM throughput  of their peaks
-#   tensor pipe          cycles the tensor cores were busy, of the SM's active cycles
+#   tensor pipe          cycles the tensor cores were busy, of the SM's active cycles (each
+#                        of the pipes ncu names: hmma for mma.sync, gmma for wgmma)
+#   SM clock, SM throughput  the clock the kernel ran at; the busiest of the SM's units
 #   issue stalls         the three largest reasons a warp waited, in cycles per instruction
 # --csv FILE appends them (stage,variant,size,device,metric,value,unit,date,commit): the small
 # CSVs of results/ that the chapters cite. SIZE: N or MxNxK (default 4096).
@@ -60,25 +62,19 @@ make -s "stage$nn" >/dev/null || { echo "profile: make stage$nn failed" >&2; exi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/profile.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-metrics=gpu__time_duration.sum
-metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active
-metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
-metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
-metrics+=,lts__t_sectors.avg.pct_of_peak_sustained_elapsed
-metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed
-metrics+=,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
-metrics+=,regex:^sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active$
-metrics+=,regex:^smsp__average_warps_issue_stalled_[a-z_]+_per_issue_active.ratio$
-echo "profile: $bin --variant $variant --sizes $size $* under ncu (a minute or so)" >&2
-if ! "$ncu" --clock-control none --target-processes all --metrics "$metrics" --csv --page raw \
+sections="--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats"
+sections+=" --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables"
+echo "profile: $bin $* --variant $variant --sizes $size under ncu (a minute or so)" >&2
+# shellcheck disable=SC2086 # the sections are words
+if ! "$ncu" --clock-control none --target-processes all $sections --csv --page raw \
         "$bin" "$@" --variant "$variant" --sizes "$size" --reps 1 --no-baseline --no-check \
         >"$tmp/raw.csv" 2>"$tmp/err"; then
-    if grep -qi "permission\|ERR_NVGPUCTRPERM" "$tmp/err"; then
+    if grep -qi "ERR_NVGPUCTRPERM" "$tmp/err" "$tmp/raw.csv"; then
         echo "profile: this user may not read the GPU's counters (ERR_NVGPUCTRPERM): skipped"
         exit 77
     fi
     echo "profile: ncu failed:" >&2
-    tail -n 5 "$tmp/err" >&2
+    tail -n 5 "$tmp/err" "$tmp/raw.csv" >&2
     exit 1
 fi
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)
@@ -100,32 +96,55 @@ gemm = max(data, key=lambda r: num(r, 'gpu__time_duration.sum') or 0)
 unit = units[col['gpu__time_duration.sum']]
 t = num(gemm, 'gpu__time_duration.sum') * {'nsecond': 1e-3, 'usecond': 1, 'msecond': 1e3}.get(unit, 1)
 kernel = gemm[col['Kernel Name']] if 'Kernel Name' in col else '?'
-tensor = num(gemm, 'sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active')
-hmma = num(gemm, 'sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active')
-conf = num(gemm, 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum')
-waves = num(gemm, 'l1tex__data_pipe_lsu_wavefronts_mem_shared.sum')
-stalls = sorted(((num(gemm, n), n[len('smsp__average_warps_issue_stalled_'):-len('_per_issue_active.ratio')])
-                 for n in head if n.startswith('smsp__average_warps_issue_stalled_')),
-                reverse=True)
-stalls = [(v, n) for v, n in stalls if v is not None][:3]
+def first(*names):
+    for n in names:
+        v = num(gemm, n)
+        if v is not None:
+            return v
+    return None
+def total(prefix, ops=('ld', 'st')):
+    vals = [num(gemm, f'{prefix}_op_{o}.sum') for o in ops]
+    vals = [v for v in vals if v is not None]
+    return sum(vals) if vals else None
+conf = total('l1tex__data_bank_conflicts_pipe_lsu_mem_shared')
+waves = total('l1tex__data_pipe_lsu_wavefronts_mem_shared')
+clock = first('smsp__cycles_elapsed.avg.per_second', 'sm__cycles_elapsed.avg.per_second')
+cscale = {'cycle/nsecond': 1e3, 'cycle/usecond': 1, 'cycle/second': 1e-6}
+if clock is not None:
+    for n in ('smsp__cycles_elapsed.avg.per_second', 'sm__cycles_elapsed.avg.per_second'):
+        if n in col:
+            clock *= cscale.get(units[col[n]], 1e-6)
+            break
+pfx, sfx = 'smsp__average_warps_issue_stalled_', '_per_issue_active.ratio'
+stalls = sorted(((num(gemm, n), n[len(pfx):-len(sfx)]) for n in head
+                 if n.startswith(pfx) and n.endswith(sfx) and 'not_issued' not in n), reverse=True)
+stalls = [(v, n) for v, n in stalls if v is not None and n != 'selected'][:3]
+tensor = [(n, num(gemm, n)) for n in head
+          if n.startswith('sm__pipe_tensor') and n.endswith('cycles_active.avg.pct_of_peak_sustained_active')]
+tensor = [(n, v) for n, v in tensor if v]
 out_rows = [('time', t, 'us'),
-            ('achieved_occupancy', num(gemm, 'sm__warps_active.avg.pct_of_peak_sustained_active'), '%'),
+            ('sm_clock', clock, 'MHz'),
+            ('sm_throughput', first('sm__throughput.avg.pct_of_peak_sustained_elapsed'), '% of peak'),
+            ('achieved_occupancy', first('sm__warps_active.avg.pct_of_peak_sustained_active'), '%'),
             ('shared_bank_conflicts', 100.0 * conf / waves if conf is not None and waves else None, '% of wavefronts'),
-            ('l2_throughput', num(gemm, 'lts__t_sectors.avg.pct_of_peak_sustained_elapsed'), '% of peak'),
-            ('dram_throughput', num(gemm, 'dram__throughput.avg.pct_of_peak_sustained_elapsed'), '% of peak'),
-            ('tensor_pipe_mma', hmma, '% of active cycles'),
-            ('tensor_pipe_wgmma', tensor, '% of active cycles')]
+            ('l2_throughput', first('lts__throughput.avg.pct_of_peak_sustained_elapsed',
+                                    'lts__t_sectors.avg.pct_of_peak_sustained_elapsed'), '% of peak'),
+            ('dram_throughput', first('dram__throughput.avg.pct_of_peak_sustained_elapsed',
+                                      'gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed'), '% of peak')]
+out_rows += [('tensor_pipe_' + n[len('sm__pipe_tensor_'):-len('_cycles_active.avg.pct_of_peak_sustained_active')].strip('_'),
+              v, '% of active cycles') for n, v in tensor]
 out_rows += [('stall_' + n, v, 'cycles per instruction') for v, n in stalls]
 short = kernel if len(kernel) < 60 else kernel[:57] + '...'
 print(f"{stage} {variant} {size} on {device}: kernel {short}")
-labels = {'time': 'time under the profiler', 'achieved_occupancy': 'achieved occupancy',
+labels = {'time': 'time under the profiler', 'sm_clock': 'SM clock',
+          'sm_throughput': 'SM throughput', 'achieved_occupancy': 'achieved occupancy',
           'shared_bank_conflicts': 'shared bank conflicts', 'l2_throughput': 'L2 throughput',
-          'dram_throughput': 'DRAM throughput', 'tensor_pipe_mma': 'tensor pipe (mma.sync)',
-          'tensor_pipe_wgmma': 'tensor pipe (wgmma)'}
+          'dram_throughput': 'DRAM throughput'}
 for m, v, u in out_rows:
     if v is None:
         continue
-    label = labels.get(m, 'stall: ' + m[len('stall_'):])
+    label = labels.get(m) or (('stall: ' + m[len('stall_'):]) if m.startswith('stall_')
+                              else 'tensor pipe: ' + m[len('tensor_pipe_'):])
     print(f"  {label:<28} {v:10.2f} {u}" + (f"  ({conf:.0f} of {waves:.0f})" if m == 'shared_bank_conflicts' else ''))
 if out:
     new = not os.path.exists(out) or os.path.getsize(out) == 0

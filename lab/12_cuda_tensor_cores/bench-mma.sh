@@ -11,6 +11,9 @@
 #   profile   scripts/profile.sh on every step of 09 and of 12's BF16 table at 4096
 #             -> OUT_DIR/profile.csv
 #   sanitize  compute-sanitizer memcheck and racecheck on the new variants -> OUT_DIR/sanitize.log
+#   diagnose  (asked for by name) profiles of mma_pipelined at 4096 and 8192 beside mma_ldmatrix
+#             and wgmma_persistent, its rate as K grows, clocks and power through long runs
+#             -> OUT_DIR/diagnose.csv, kscale.csv, dmon.txt
 # The reference results in results/h200/2026-11-29-mma/ were made with this script.
 set -u
 cd "$(dirname "$0")/../.."
@@ -67,6 +70,20 @@ if has profile; then
         run scripts/profile.sh --csv "$out/profile.csv" 12 "$v" 4096
     done
     run scripts/profile.sh --csv "$out/profile.csv" 12 mma_sm75 4096 --fp16
+fi
+
+if has diagnose; then # where mma_pipelined's time goes: profiles at two sizes, K from 1024 to
+    # 16384 at 4096 x 4096 (the prologue and epilogue's share), clocks and power during 8192s
+    rm -f "$out/diagnose.csv"
+    for v in mma_ldmatrix mma_pipelined wgmma_persistent; do
+        run scripts/profile.sh --csv "$out/diagnose.csv" 12 "$v" 4096
+    done
+    run scripts/profile.sh --csv "$out/diagnose.csv" 12 mma_pipelined 8192
+    run $bin --variant mma_pipelined --no-baseline --sizes 4096x4096x1024,4096x4096x4096,4096x4096x16384,8192x8192x1024 --csv "$out/kscale.csv"
+    nvidia-smi dmon -s pc -d 1 >"$out/dmon.txt" &
+    dmon=$!
+    run $bin --variant mma_pipelined,wgmma_persistent --sizes 8192 --reps 400 --no-check
+    kill $dmon
 fi
 
 if has sanitize; then
