@@ -27,13 +27,14 @@ namespace {
  * PREFETCH: the next k-step's fragments loaded before this one's mma; GROUP: tile rows a group
  * (0: row by row). */
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
-          bool PREFETCH, int GROUP>
+          bool PREFETCH, int GROUP, bool PERSISTENT = false, int BLOCKS = 1>
 struct pipelined {
     static constexpr int WARPS_N = BN / WN, THREADS = 32 * (BM / WM) * WARPS_N;
     static constexpr int MT = WM / 16, NT = WN / 8, NB = NT / 2; /* mma tiles; B's ldmatrix */
     static constexpr int KK = BK / 16;                            /* k-steps a tile */
     static constexpr int A_BYTES = BM * BK * 2, B_BYTES = BK * BN * 2; /* a stage's tiles */
     static constexpr int SMEM = (A_BYTES + B_BYTES) * STAGES;
+    static constexpr int MIN_BLOCKS = BLOCKS; /* blocks an SM (__launch_bounds__) */
     /* a thread's 16-byte chunks of a tile: A's every A_STEP rows in one chunk column, B's
      * every B_STEP rows; steps of 8 rows keep the chunks' swizzle the same */
     static constexpr int A_CHUNKS = BM * BK / 8 / THREADS, A_STEP = THREADS / (BK / 8);
@@ -51,32 +52,34 @@ struct pipelined {
         const uint32_t sA = smem_addr(smem), sB = sA + STAGES * A_BYTES; /* shared addresses */
         const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
         const int wm = warp / WARPS_N * WM, wn = warp % WARPS_N * WN;
+        const int num_m = (M + BM - 1) / BM, num_n = (N + BN - 1) / BN, KT = (K + BK - 1) / BK;
 
-        /* this block's tile: in groups of GROUP tile rows, column by column inside a group */
-        const int num_m = (M + BM - 1) / BM, num_n = (N + BN - 1) / BN;
-        int tm = blockIdx.x / num_n, tn = blockIdx.x % num_n;
-        if (GROUP > 0) {
-            int per_group = GROUP * num_n, first = blockIdx.x / per_group * GROUP;
-            int rows = min(num_m - first, GROUP), in = blockIdx.x % per_group;
-            tm = first + in % rows;
-            tn = in / rows;
-        }
-        const int m0 = tm * BM, n0 = tn * BN, KT = (K + BK - 1) / BK;
+        /* tile t's corner: in groups of GROUP tile rows, column by column inside a group */
+        auto corner = [&](int t, int &m0, int &n0) {
+            int tm = t / num_n, tn = t % num_n;
+            if (GROUP > 0) {
+                int per_group = GROUP * num_n, first = t / per_group * GROUP;
+                int rows = min(num_m - first, GROUP), in = t % per_group;
+                tm = first + in % rows;
+                tn = in / rows;
+            }
+            m0 = tm * BM, n0 = tn * BN;
+        };
 
         /* This thread's chunks: A's rows a_r + i A_STEP at k chunk a_c, B's rows b_r + i B_STEP
-         * at n chunk b_c; where they go in a stage; B's bytes inside N. */
+         * at n chunk b_c; where they go in a stage. */
         const int a_r = tid / (BK / 8), a_c = tid % (BK / 8);
         const int b_r = tid / (BN / 8), b_c = tid % (BN / 8);
         const uint32_t a_dst = (a_r * BK + swz(a_r, a_c) * 8) * 2;
         const uint32_t b_dst = (b_r * BN + swz(b_r, b_c) * 8) * 2;
-        const int b_bytes = 2 * max(0, min(N - (n0 + b_c * 8), 8));
         uint4 ra[ASYNC ? 1 : A_CHUNKS], rb[ASYNC ? 1 : B_CHUNKS]; /* the register path's tile */
 
-        /* tile kt on its way into stage s: by cp.async, or into ra and rb. A chunk past an edge
-         * reads fewer bytes, or none, and the rest is zero. */
-        auto issue = [&](int kt, int s) {
+        /* k-tile kt of the tile at (m0, n0) on its way into stage s: by cp.async, or into ra and
+         * rb. A chunk past an edge reads fewer bytes, or none, and the rest is zero. */
+        auto issue = [&](int m0, int n0, int kt, int s) {
             const int k0 = kt * BK;
             const int a_bytes = 2 * max(0, min(K - (k0 + a_c * 8), 8));
+            const int b_bytes = 2 * max(0, min(N - (n0 + b_c * 8), 8));
 #pragma unroll
             for (int i = 0; i < A_CHUNKS; i++) {
                 int r = m0 + a_r + i * A_STEP, bytes = r < M ? a_bytes : 0;
@@ -104,6 +107,21 @@ struct pipelined {
             for (int i = 0; i < B_CHUNKS; i++)
                 st_shared16(sB + s * B_BYTES + b_dst + i * B_STEP * BN * 2, rb[i]);
         };
+        /* the pipeline's start: k-tiles 0 .. STAGES-2 on their way (the register path: k-tile 0
+         * in its stage) */
+        auto start = [&](int m0, int n0) {
+            if (ASYNC) {
+#pragma unroll
+                for (int s = 0; s < STAGES - 1; s++) {
+                    if (s < KT)
+                        issue(m0, n0, s, s);
+                    cp_async_commit();
+                }
+            } else {
+                issue(m0, n0, 0, 0);
+                store(0);
+            }
+        };
 
         /* k-step kk's fragments from stage s: A's rows l % 16 at k chunk 2 kk + l / 16; B's k
          * rows l % 16 at n chunk (16 columns an ldmatrix) + l / 16, transposed */
@@ -122,80 +140,90 @@ struct pipelined {
             }
         };
 
-        float acc[MT][NT][4] = {};
-        /* the pipeline's start: tiles 0 .. STAGES-2 on their way (the register path: tile 0 in
-         * its stage), tile 0 landed, its first fragments loaded */
-        if (ASYNC) {
-#pragma unroll
-            for (int s = 0; s < STAGES - 1; s++) {
-                if (s < KT)
-                    issue(s, s);
-                cp_async_commit();
-            }
-            cp_async_wait<STAGES - 2>();
-        } else {
-            issue(0, 0);
-            store(0);
-        }
-        __syncthreads();
-        if (PREFETCH)
-            fragments(0, 0, 0);
+        /* One tile a block; PERSISTENT: a block an SM, taking every gridDim.x-th tile, the next
+         * tile's first k-tiles on their way while this one's results are stored. */
+        const int tiles = num_m * num_n;
+        int tile = blockIdx.x, m0, n0;
+        corner(tile, m0, n0);
+        start(m0, n0);
+        for (;;) {
+            float acc[MT][NT][4] = {};
+            if (ASYNC)
+                cp_async_wait<STAGES - 2>(); /* k-tile 0 landed */
+            __syncthreads();
+            if (PREFETCH)
+                fragments(0, 0, 0);
 
-        int rs = 0, ws = STAGES - 1; /* the stage read (tile kt's) and the one written next */
-        for (int kt = 0; kt < KT; kt++) {
-            const int next_rs = rs + 1 == STAGES ? 0 : rs + 1;
+            int rs = 0, ws = STAGES - 1; /* the stage read (k-tile kt's) and the one written next */
+            for (int kt = 0; kt < KT; kt++) {
+                const int next_rs = rs + 1 == STAGES ? 0 : rs + 1;
 #pragma unroll
-            for (int kk = 0; kk < KK; kk++) {
-                const int cur = PREFETCH ? kk & 1 : 0;
-                if (!PREFETCH)
-                    fragments(0, rs, kk);
-                if (kk == 0) { /* the tile STAGES-1 ahead on its way, into the stage of tile
-                                  kt-1, which every warp finished reading before the barrier */
-                    if (ASYNC) {
-                        if (kt + STAGES - 1 < KT)
-                            issue(kt + STAGES - 1, ws);
-                        cp_async_commit();
-                    } else if (kt + 1 < KT) {
-                        issue(kt + 1, next_rs);
+                for (int kk = 0; kk < KK; kk++) {
+                    const int cur = PREFETCH ? kk & 1 : 0;
+                    if (!PREFETCH)
+                        fragments(0, rs, kk);
+                    if (kk == 0) { /* the k-tile STAGES-1 ahead on its way, into the stage of
+                                      k-tile kt-1, which every warp finished reading before the
+                                      last barrier */
+                        if (ASYNC) {
+                            if (kt + STAGES - 1 < KT)
+                                issue(m0, n0, kt + STAGES - 1, ws);
+                            cp_async_commit();
+                        } else if (kt + 1 < KT) {
+                            issue(m0, n0, kt + 1, next_rs);
+                        }
                     }
-                }
-                if (kk == KK - 1) { /* tile kt+1 landed, every thread's part of it */
-                    if (ASYNC)
-                        cp_async_wait<STAGES - 2>();
-                    else if (kt + 1 < KT)
-                        store(next_rs);
-                    __syncthreads();
-                }
-                if (PREFETCH && (kk < KK - 1 || kt + 1 < KT)) /* the next k-step's fragments */
-                    fragments(cur ^ 1, kk < KK - 1 ? rs : next_rs, (kk + 1) % KK);
-#pragma unroll
-                for (int mi = 0; mi < MT; mi++)
-#pragma unroll
-                    for (int j = 0; j < NT; j++) { /* back and forth: B's fragment reused */
-                        const int ni = mi % 2 ? NT - 1 - j : j;
-                        mma_op<T, K8>::run(acc[mi][ni], fa[cur][mi], fb[cur][ni / 2][ni % 2 * 2],
-                                           fb[cur][ni / 2][ni % 2 * 2 + 1]);
+                    if (kk == KK - 1) { /* k-tile kt+1 landed, every thread's part of it */
+                        if (ASYNC)
+                            cp_async_wait<STAGES - 2>();
+                        else if (kt + 1 < KT)
+                            store(next_rs);
+                        __syncthreads();
                     }
+                    if (PREFETCH && (kk < KK - 1 || kt + 1 < KT)) /* the next k-step's fragments */
+                        fragments(cur ^ 1, kk < KK - 1 ? rs : next_rs, (kk + 1) % KK);
+#pragma unroll
+                    for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+                        for (int j = 0; j < NT; j++) { /* back and forth: B's fragment reused */
+                            const int ni = mi % 2 ? NT - 1 - j : j;
+                            mma_op<T, K8>::run(acc[mi][ni], fa[cur][mi],
+                                               fb[cur][ni / 2][ni % 2 * 2],
+                                               fb[cur][ni / 2][ni % 2 * 2 + 1]);
+                        }
+                }
+                rs = next_rs;
+                ws = ws + 1 == STAGES ? 0 : ws + 1;
             }
-            rs = next_rs;
-            ws = ws + 1 == STAGES ? 0 : ws + 1;
-        }
-        if (ASYNC)
-            cp_async_wait<0>();
+            if (ASYNC)
+                cp_async_wait<0>();
 
-        /* thread (g, t) = (lane / 4, lane % 4) holds rows g and g + 8, columns 2t and 2t + 1 */
-        const int g = lane / 4, t = lane % 4;
-#pragma unroll
-        for (int mi = 0; mi < MT; mi++)
-#pragma unroll
-            for (int ni = 0; ni < NT; ni++) {
-                int r = m0 + wm + mi * 16 + g, c = n0 + wn + ni * 8 + 2 * t;
-                if (r < M)
-                    store_pair(C, ldc, N, r, c, acc[mi][ni][0], acc[mi][ni][1], alpha, beta, vec2);
-                if (r + 8 < M)
-                    store_pair(C, ldc, N, r + 8, c, acc[mi][ni][2], acc[mi][ni][3], alpha, beta,
-                               vec2);
+            const int next = PERSISTENT ? tile + gridDim.x : tiles;
+            int next_m0 = 0, next_n0 = 0;
+            if (next < tiles) { /* every warp past its last fragment: the stages are free */
+                __syncthreads();
+                corner(next, next_m0, next_n0);
+                start(next_m0, next_n0);
             }
+
+            /* thread (g, t) = (lane / 4, lane % 4) holds rows g and g + 8, columns 2t, 2t + 1 */
+            const int g = lane / 4, t = lane % 4;
+#pragma unroll
+            for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+                for (int ni = 0; ni < NT; ni++) {
+                    int r = m0 + wm + mi * 16 + g, c = n0 + wn + ni * 8 + 2 * t;
+                    if (r < M)
+                        store_pair(C, ldc, N, r, c, acc[mi][ni][0], acc[mi][ni][1], alpha, beta,
+                                   vec2);
+                    if (r + 8 < M)
+                        store_pair(C, ldc, N, r + 8, c, acc[mi][ni][2], acc[mi][ni][3], alpha,
+                                   beta, vec2);
+                }
+            if (next >= tiles)
+                break;
+            tile = next, m0 = next_m0, n0 = next_n0;
+        }
     }
 
     /* the register path's load: 16 bytes, or the part inside the matrix and zeros */
@@ -215,7 +243,7 @@ struct pipelined {
 };
 
 template <class P, typename T>
-__global__ void __launch_bounds__(P::THREADS, 1)
+__global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
 pipelined_kernel(int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb,
                  float beta, float *C, int ldc, bool vec2)
 {
@@ -223,8 +251,8 @@ pipelined_kernel(int M, int N, int K, float alpha, const T *A, int lda, const T 
 }
 
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
-          bool PREFETCH, int GROUP>
-void pipelined<T, BM, BN, BK, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP>::run(
+          bool PREFETCH, int GROUP, bool PERSISTENT, int BLOCKS>
+void pipelined<T, BM, BN, BK, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP, PERSISTENT, BLOCKS>::run(
     int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb, float beta,
     float *C, int ldc)
 {
@@ -241,6 +269,8 @@ void pipelined<T, BM, BN, BK, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP>::run(
     aligned_copy<T> op(M, N, K, A, lda, B, ldb);
     bool vec2 = ldc % 2 == 0 && ((uintptr_t)C & 7) == 0;
     long tiles = (long)ceil_div(M, BM) * ceil_div(N, BN);
+    if (PERSISTENT && tiles > (long)gemm_sm_count() * BLOCKS)
+        tiles = (long)gemm_sm_count() * BLOCKS; /* the grid: a block for each place on the GPU */
     kernel<<<(unsigned)tiles, THREADS, SMEM, gemm_stream()>>>(M, N, K, alpha, op.A, op.lda, op.B,
                                                                op.ldb, beta, C, ldc, vec2);
     CUDA_CHECK_LAUNCH();
@@ -320,5 +350,14 @@ const gemm_variant mma_tune_variants[] = {
              true, 8),
     MMA_TUNE("128x256_k128_s2", "tiles 128 deep, 2 stages: half the barriers", 128, 256, 128, 64,
              64, 2, true, false, true, 8),
+    MMA_TUNE("128x256_w64x64_s4_persistent", "a block an SM taking tile after tile, the next "
+             "tile's loads under this one's stores", 128, 256, 64, 64, 64, 4, true, false, true, 8,
+             true),
+    MMA_TUNE("128x256_w64x64_s3_persistent", "the same, 3 stages", 128, 256, 64, 64, 64, 3, true,
+             false, true, 8, true),
+    MMA_TUNE("128x128_w64x32_s3_2blocks", "128x128 tiles, 2 blocks an SM (16 warps, 128 "
+             "registers a thread)", 128, 128, 64, 64, 32, 3, true, false, true, 8, false, 2),
+    MMA_TUNE("128x128_w64x32_s3_2blocks_noprefetch", "the same, fragments loaded just before "
+             "their mma", 128, 128, 64, 64, 32, 3, true, false, false, 8, false, 2),
 };
 const int mma_tune_nvariants = sizeof mma_tune_variants / sizeof mma_tune_variants[0];
