@@ -16,7 +16,8 @@
 #   SM clock, SM throughput  the clock the kernel ran at; the busiest of the SM's units
 #   issue stalls         the three largest reasons a warp waited, in cycles per instruction
 # --csv FILE appends them (stage,variant,size,device,metric,value,unit,date,commit): the small
-# CSVs of results/ that the chapters cite. SIZE: N or MxNxK (default 4096).
+# CSVs of results/ that the chapters cite. SIZE: N or MxNxK (default 4096). PROFILE_RAW=FILE keeps
+# ncu's whole raw page (every metric of its sections) in FILE.
 # Exit status: 0; 2 bad usage; 77 where ncu or a GPU is missing (one line says which).
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -78,7 +79,8 @@ if ! "$ncu" --clock-control none --target-processes all $sections --csv --page r
     exit 1
 fi
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+commit=${GIT_REV:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)} # as the Makefile has it
+[ -n "${PROFILE_RAW:-}" ] && cp "$tmp/raw.csv" "$PROFILE_RAW" # every metric ncu gave, for a closer look
 "$python" - "$tmp/raw.csv" "$dir" "$variant" "$size" "$device" "$commit" "$csv" <<'EOF'
 import csv, datetime, os, sys
 raw, stage, variant, size, device, commit, out = sys.argv[1:8]
@@ -94,7 +96,8 @@ def num(r, n):
         return None
 gemm = max(data, key=lambda r: num(r, 'gpu__time_duration.sum') or 0)
 unit = units[col['gpu__time_duration.sum']]
-t = num(gemm, 'gpu__time_duration.sum') * {'nsecond': 1e-3, 'usecond': 1, 'msecond': 1e3}.get(unit, 1)
+t = num(gemm, 'gpu__time_duration.sum') * {'nsecond': 1e-3, 'ns': 1e-3, 'usecond': 1, 'us': 1,
+                                           'msecond': 1e3, 'ms': 1e3}.get(unit, 1)
 kernel = gemm[col['Kernel Name']] if 'Kernel Name' in col else '?'
 def first(*names):
     for n in names:
@@ -131,8 +134,10 @@ out_rows = [('time', t, 'us'),
                                     'lts__t_sectors.avg.pct_of_peak_sustained_elapsed'), '% of peak'),
             ('dram_throughput', first('dram__throughput.avg.pct_of_peak_sustained_elapsed',
                                       'gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed'), '% of peak')]
-out_rows += [('tensor_pipe_' + n[len('sm__pipe_tensor_'):-len('_cycles_active.avg.pct_of_peak_sustained_active')].strip('_'),
-              v, '% of active cycles') for n, v in tensor]
+def pipe(n):
+    p = n[len('sm__pipe_tensor'):-len('cycles_active.avg.pct_of_peak_sustained_active')].strip('_')
+    return {'': 'all', 'op_hmma': 'hmma', 'op_gmma': 'gmma'}.get(p, p)
+out_rows += [('tensor_pipe_' + pipe(n), v, '% of active cycles') for n, v in tensor]
 out_rows += [('stall_' + n, v, 'cycles per instruction') for v, n in stalls]
 short = kernel if len(kernel) < 60 else kernel[:57] + '...'
 print(f"{stage} {variant} {size} on {device}: kernel {short}")
@@ -144,7 +149,7 @@ for m, v, u in out_rows:
     if v is None:
         continue
     label = labels.get(m) or (('stall: ' + m[len('stall_'):]) if m.startswith('stall_')
-                              else 'tensor pipe: ' + m[len('tensor_pipe_'):])
+                              else 'tensor pipe (' + m[len('tensor_pipe_'):] + ')')
     print(f"  {label:<28} {v:10.2f} {u}" + (f"  ({conf:.0f} of {waves:.0f})" if m == 'shared_bank_conflicts' else ''))
 if out:
     new = not os.path.exists(out) or os.path.getsize(out) == 0

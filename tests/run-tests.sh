@@ -116,6 +116,31 @@ while read -r dir prog kind; do
     done
 done <<<"$stages"
 
+# the GPU tools where there is no GPU (here) or no profiler: one line and exit 77, never a pass;
+# bad usage: exit 2. On a GPU machine make test-gpu runs them.
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "== the GPU tools without a GPU: --fp16, make profile, peak_gpu"
+    tc=12_cuda_tensor_cores/cuda_tensor_cores
+    if [ -x "$tc" ]; then
+        expect_rc 77 "12: --fp16 (mma_pipelined, mma_sm75) says no GPU, exit 77" tc-fp16 \
+            "$tc" --fp16 --variant all --sizes 64
+        expect_rc 2 "12: --fp16 --variant nosuch: exit 2" tc-fp16-bad "$tc" --fp16 --variant nosuch
+    fi
+    expect_rc 77 "make profile: no GPU or no ncu: one line, exit 77 (scripts/profile.sh)" profile-nogpu \
+        scripts/profile.sh 12 mma_pipelined 256
+    expect_rc 2 "make profile: a CPU stage is refused, exit 2" profile-cpu scripts/profile.sh 03 tiled
+    expect_rc 2 "make profile: a bad size, exit 2" profile-size scripts/profile.sh 12 mma_pipelined 12x3
+    expect_rc 2 "make profile: no variant, exit 2" profile-usage scripts/profile.sh 12
+    if [ -n "$(make -s -n build/peak_gpu 2>/dev/null | grep nvcc)" ] || [ -x build/peak_gpu ]; then
+        if make -s build/peak_gpu >"$LOG/peak-gpu-build.out" 2>&1; then
+            expect_rc 77 "peak_gpu: no GPU, exit 77" peak-gpu build/peak_gpu
+            expect_rc 2 "peak_gpu --mma-blocks 0: exit 2" peak-gpu-bad build/peak_gpu --mma-blocks 0
+        else
+            bad "build/peak_gpu does not build (see $LOG/peak-gpu-build.out)"
+        fi
+    fi
+fi
+
 echo "== every CPU stage as each class of CPU sees it: AVX-512 without AMX, AVX2+FMA, no SIMD extension (tests/cpu-classes.sh; logs in $LOG/cpu-classes/)"
 t0=$SECONDS
 run_checker cpu-classes tests/cpu-classes.sh "$LOG/cpu-classes.out" </dev/null
