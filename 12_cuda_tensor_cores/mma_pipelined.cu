@@ -27,7 +27,7 @@ namespace {
  * PREFETCH: the next k-step's fragments loaded before this one's mma; GROUP: tile rows a group
  * (0: row by row). */
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
-          bool PREFETCH, int GROUP, bool PERSISTENT = false, int BLOCKS = 1, bool SPREAD = true>
+          bool PREFETCH, int GROUP, bool PERSISTENT = false, int BLOCKS = 1>
 struct pipelined {
     static constexpr int WARPS_N = BN / WN, THREADS = 32 * (BM / WM) * WARPS_N;
     static constexpr int MT = WM / 16, NT = WN / 8, NB = NT / 2; /* mma tiles; B's ldmatrix */
@@ -74,34 +74,30 @@ struct pipelined {
         const uint32_t b_dst = (b_r * BN + swz(b_r, b_c) * 8) * 2;
         uint4 ra[ASYNC ? 1 : A_CHUNKS], rb[ASYNC ? 1 : B_CHUNKS]; /* the register path's tile */
 
-        /* Chunk i of k-tile kt of the tile at (m0, n0) on its way into stage s: by cp.async, or
-         * into ra or rb. A chunk past an edge reads fewer bytes, or none, and the rest is zero.
-         * (The few instructions a chunk: they run between the mma, see the main loop.) */
-        auto copy_a = [&](int i, int m0, int kt, int s) {
-            const int k = kt * BK + a_c * 8, r = m0 + a_r + i * A_STEP;
-            const int bytes = r < M ? 2 * max(0, min(K - k, 8)) : 0;
-            const T *src = bytes ? A + (size_t)r * lda + k : A;
-            if (ASYNC)
-                cp_async16(sA + s * A_BYTES + a_dst + i * A_STEP * BK * 2, src, bytes);
-            else
-                ra[i] = load16(src, bytes);
-        };
-        auto copy_b = [&](int i, int n0, int kt, int s) {
-            const int k = kt * BK + b_r + i * B_STEP, n = n0 + b_c * 8;
-            const int bytes = k < K ? 2 * max(0, min(N - n, 8)) : 0;
-            const T *src = bytes ? B + (size_t)k * ldb + n : B;
-            if (ASYNC)
-                cp_async16(sB + s * B_BYTES + b_dst + i * B_STEP * BN * 2, src, bytes);
-            else
-                rb[i] = load16(src, bytes);
-        };
-        auto issue = [&](int m0, int n0, int kt, int s) { /* the whole k-tile */
+        /* k-tile kt of the tile at (m0, n0) on its way into stage s: by cp.async, or into ra and
+         * rb. A chunk past an edge reads fewer bytes, or none, and the rest is zero. */
+        auto issue = [&](int m0, int n0, int kt, int s) {
+            const int k0 = kt * BK;
+            const int a_bytes = 2 * max(0, min(K - (k0 + a_c * 8), 8));
+            const int b_bytes = 2 * max(0, min(N - (n0 + b_c * 8), 8));
 #pragma unroll
-            for (int i = 0; i < A_CHUNKS; i++)
-                copy_a(i, m0, kt, s);
+            for (int i = 0; i < A_CHUNKS; i++) {
+                int r = m0 + a_r + i * A_STEP, bytes = r < M ? a_bytes : 0;
+                const T *src = bytes ? A + (size_t)r * lda + k0 + a_c * 8 : A;
+                if (ASYNC)
+                    cp_async16(sA + s * A_BYTES + a_dst + i * A_STEP * BK * 2, src, bytes);
+                else
+                    ra[i] = load16(src, bytes);
+            }
 #pragma unroll
-            for (int i = 0; i < B_CHUNKS; i++)
-                copy_b(i, n0, kt, s);
+            for (int i = 0; i < B_CHUNKS; i++) {
+                int k = k0 + b_r + i * B_STEP, bytes = k < K ? b_bytes : 0;
+                const T *src = bytes ? B + (size_t)k * ldb + n0 + b_c * 8 : B;
+                if (ASYNC)
+                    cp_async16(sB + s * B_BYTES + b_dst + i * B_STEP * BN * 2, src, bytes);
+                else
+                    rb[i] = load16(src, bytes);
+            }
         };
         auto store = [&](int s) { /* the register path: ra and rb into stage s */
 #pragma unroll
@@ -166,14 +162,17 @@ struct pipelined {
                     const int cur = PREFETCH ? kk & 1 : 0;
                     if (!PREFETCH)
                         fragments(0, rs, kk);
-                    /* k-step 0 sends the k-tile STAGES-1 ahead on its way (the register path:
-                     * the next), into the stage of k-tile kt-1, which every warp finished
-                     * reading before the last barrier; SPREAD: a few chunks after each row of
-                     * mma, so that their address arithmetic does not hold the mma back */
-                    const int ahead = ASYNC ? kt + STAGES - 1 : kt + 1;
-                    const int ahead_s = ASYNC ? ws : next_rs;
-                    if (kk == 0 && !SPREAD && ahead < KT)
-                        issue(m0, n0, ahead, ahead_s);
+                    if (kk == 0) { /* the k-tile STAGES-1 ahead on its way, into the stage of
+                                      k-tile kt-1, which every warp finished reading before the
+                                      last barrier */
+                        if (ASYNC) {
+                            if (kt + STAGES - 1 < KT)
+                                issue(m0, n0, kt + STAGES - 1, ws);
+                            cp_async_commit();
+                        } else if (kt + 1 < KT) {
+                            issue(m0, n0, kt + 1, next_rs);
+                        }
+                    }
                     if (kk == KK - 1) { /* k-tile kt+1 landed, every thread's part of it */
                         if (ASYNC)
                             cp_async_wait<STAGES - 2>();
@@ -184,7 +183,7 @@ struct pipelined {
                     if (PREFETCH && (kk < KK - 1 || kt + 1 < KT)) /* the next k-step's fragments */
                         fragments(cur ^ 1, kk < KK - 1 ? rs : next_rs, (kk + 1) % KK);
 #pragma unroll
-                    for (int mi = 0; mi < MT; mi++) {
+                    for (int mi = 0; mi < MT; mi++)
 #pragma unroll
                         for (int j = 0; j < NT; j++) { /* back and forth: B's fragment reused */
                             const int ni = mi % 2 ? NT - 1 - j : j;
@@ -192,19 +191,6 @@ struct pipelined {
                                                fb[cur][ni / 2][ni % 2 * 2],
                                                fb[cur][ni / 2][ni % 2 * 2 + 1]);
                         }
-                        if (SPREAD && kk == 0 && ahead < KT) { /* chunk i after row i MT / CHUNKS */
-#pragma unroll
-                            for (int i = 0; i < A_CHUNKS; i++)
-                                if (i * MT / A_CHUNKS == mi)
-                                    copy_a(i, m0, ahead, ahead_s);
-#pragma unroll
-                            for (int i = 0; i < B_CHUNKS; i++)
-                                if (i * MT / B_CHUNKS == mi)
-                                    copy_b(i, n0, ahead, ahead_s);
-                        }
-                    }
-                    if (ASYNC && kk == 0)
-                        cp_async_commit();
                 }
                 rs = next_rs;
                 ws = ws + 1 == STAGES ? 0 : ws + 1;
@@ -265,9 +251,8 @@ pipelined_kernel(int M, int N, int K, float alpha, const T *A, int lda, const T 
 }
 
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
-          bool PREFETCH, int GROUP, bool PERSISTENT, int BLOCKS, bool SPREAD>
-void pipelined<T, BM, BN, BK, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP, PERSISTENT, BLOCKS,
-               SPREAD>::run(
+          bool PREFETCH, int GROUP, bool PERSISTENT, int BLOCKS>
+void pipelined<T, BM, BN, BK, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP, PERSISTENT, BLOCKS>::run(
     int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb, float beta,
     float *C, int ldc)
 {
@@ -350,9 +335,6 @@ const gemm_variant mma_tune_variants[] = {
     MMA_TUNE("128x256_w64x64_s4", "what mma_pipelined runs: 128x256 tiles, warps of 64x64, 4 "
              "stages, fragments one k-step ahead, groups of 8 tile rows",
              128, 256, 64, 64, 64, 4, true, false, true, 8),
-    MMA_TUNE("128x256_w64x64_s4_burst", "the next k-tile's copies all before k-step 0's mma, "
-             "not spread between its rows", 128, 256, 64, 64, 64, 4, true, false, true, 8, false,
-             1, false),
     MMA_TUNE("128x256_w64x64_s3", "3 stages (what an A100 runs)", 128, 256, 64, 64, 64, 3, true, false, true, 8),
     MMA_TUNE("128x256_w64x64_s4_noprefetch", "each k-step's fragments loaded just before its mma",
              128, 256, 64, 64, 64, 4, true, false, false, 8),
