@@ -258,6 +258,7 @@ template <int KIND> static __device__ __forceinline__ void mma_step(float (&d)[4
 template <int KIND> __global__ void __launch_bounds__(MMA_THREADS) mma_peak_kernel(int iters, int *ran,
                                                                                   float *sink)
 {
+    long long t0 = clock64(); /* block 0's SM cycles: with the run's time, the clock it ran at */
     uint32_t a[4], b[2];
     for (int j = 0; j < 4; j++) {
         float x = (threadIdx.x % 7 + j) * 1e-3f, y = (threadIdx.x % 5 + j) * -1e-3f;
@@ -284,8 +285,10 @@ template <int KIND> __global__ void __launch_bounds__(MMA_THREADS) mma_peak_kern
     if (s == -1.0f) /* never true: keeps the loop */
         sink[threadIdx.x] = s;
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800 || (__CUDA_ARCH__ >= 750 && KIND > 0))
-    if (threadIdx.x == 0 && blockIdx.x == 0)
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
         *ran = 1;
+        *reinterpret_cast<long long *>(sink + 2) = clock64() - t0;
+    }
 #endif
 }
 
@@ -490,7 +493,7 @@ int main(int argc, char **argv)
     static const char *mma_names[3] = {"bf16_mma", "fp16_mma", "fp16_mma_f16acc"};
     void (*mma_kernels[3])(int, int *, float *) = {mma_peak_kernel<0>, mma_peak_kernel<1>,
                                                    mma_peak_kernel<2>};
-    double mma_rate[3] = {0, 0, 0};
+    double mma_rate[3] = {0, 0, 0}, mma_mhz[3] = {0, 0, 0};
     CUDA_CHECK(cudaMalloc((void **)&sink, MMA_THREADS * sizeof(float)));
     for (int k = 0; k < 3; k++) {
         int have = 0;
@@ -515,6 +518,9 @@ int main(int argc, char **argv)
         CUDA_CHECK(cudaMemcpy(&have, ran, sizeof(int), cudaMemcpyDeviceToHost));
         if (!have)
             continue;
+        long long cycles = 0; /* of the last run, which took about mma_best */
+        CUDA_CHECK(cudaMemcpy(&cycles, sink + 2, sizeof cycles, cudaMemcpyDeviceToHost));
+        mma_mhz[k] = cycles / (mma_best * 1e3);
         double warps = (double)sms * mma_blocks * MMA_THREADS / 32;
         mma_rate[k] = 2.0 * 16 * 8 * 16 * MMA_CHAINS * (double)MMA_ITERS * warps / (mma_best * 1e6);
         res[nres++] = (result){mma_names[k], sms, mma_rate[k], "GFLOP/s"};
@@ -545,8 +551,9 @@ int main(int argc, char **argv)
         printf("%-22s not measured (needs a Hopper GPU and an sm_90a build)\n", "bf16_wgmma");
     for (int k = 0; k < 3; k++)
         if (mma_rate[k] > 0)
-            printf("%-22s %9.0f GFLOP/s  (mma.sync m16n8k16 from registers, %s sums, %d warps an SM)\n",
-                   mma_names[k], mma_rate[k], k == 2 ? "FP16" : "FP32", mma_blocks * MMA_THREADS / 32);
+            printf("%-22s %9.0f GFLOP/s  (mma.sync m16n8k16 from registers, %s sums, %d warps an SM, "
+                   "at about %.0f MHz)\n", mma_names[k], mma_rate[k], k == 2 ? "FP16" : "FP32",
+                   mma_blocks * MMA_THREADS / 32, mma_mhz[k]);
         else
             printf("%-22s not measured (needs compute capability %s)\n", mma_names[k],
                    k == 0 ? "8.0" : "7.5");

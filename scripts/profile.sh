@@ -111,12 +111,15 @@ def total(prefix, ops=('ld', 'st')):
     return sum(vals) if vals else None
 conf = total('l1tex__data_bank_conflicts_pipe_lsu_mem_shared')
 waves = total('l1tex__data_pipe_lsu_wavefronts_mem_shared')
-clock = first('smsp__cycles_elapsed.avg.per_second', 'sm__cycles_elapsed.avg.per_second')
-cscale = {'cycle/nsecond': 1e3, 'cycle/usecond': 1, 'cycle/second': 1e-6}
+clocks = ('gpc__cycles_elapsed.avg.per_second', 'sm__cycles_elapsed.avg.per_second',
+          'smsp__cycles_elapsed.avg.per_second')
+clock = first(*clocks)
+cscale = {'cycle/nsecond': 1e3, 'cycle/usecond': 1, 'cycle/second': 1e-6, 'hz': 1e-6, 'khz': 1e-3,
+          'mhz': 1, 'ghz': 1e3}
 if clock is not None:
-    for n in ('smsp__cycles_elapsed.avg.per_second', 'sm__cycles_elapsed.avg.per_second'):
+    for n in clocks:
         if n in col:
-            clock *= cscale.get(units[col[n]], 1e-6)
+            clock *= cscale.get(units[col[n]].lower(), 1e-6)
             break
 pfx, sfx = 'smsp__average_warps_issue_stalled_', '_per_issue_active.ratio'
 stalls = sorted(((num(gemm, n), n[len(pfx):-len(sfx)]) for n in head
