@@ -258,7 +258,10 @@ template <int KIND> static __device__ __forceinline__ void mma_step(float (&d)[4
 template <int KIND> __global__ void __launch_bounds__(MMA_THREADS) mma_peak_kernel(int iters, int *ran,
                                                                                   float *sink)
 {
-    long long t0 = clock64(); /* block 0's SM cycles: with the run's time, the clock it ran at */
+    /* block 0's SM cycles over its nanoseconds: the clock it ran at (the blocks of an SM may run
+     * one after another, so the kernel's time would not do) */
+    long long t0 = clock64(), ns0;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns0));
     uint32_t a[4], b[2];
     for (int j = 0; j < 4; j++) {
         float x = (threadIdx.x % 7 + j) * 1e-3f, y = (threadIdx.x % 5 + j) * -1e-3f;
@@ -287,7 +290,9 @@ template <int KIND> __global__ void __launch_bounds__(MMA_THREADS) mma_peak_kern
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800 || (__CUDA_ARCH__ >= 750 && KIND > 0))
     if (threadIdx.x == 0 && blockIdx.x == 0) {
         *ran = 1;
-        *reinterpret_cast<long long *>(sink + 2) = clock64() - t0;
+        long long ns1, cycles = clock64() - t0;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns1));
+        reinterpret_cast<double *>(sink)[1] = (double)cycles / (double)(ns1 - ns0) * 1e3; /* MHz */
     }
 #endif
 }
@@ -518,9 +523,8 @@ int main(int argc, char **argv)
         CUDA_CHECK(cudaMemcpy(&have, ran, sizeof(int), cudaMemcpyDeviceToHost));
         if (!have)
             continue;
-        long long cycles = 0; /* of the last run, which took about mma_best */
-        CUDA_CHECK(cudaMemcpy(&cycles, sink + 2, sizeof cycles, cudaMemcpyDeviceToHost));
-        mma_mhz[k] = cycles / (mma_best * 1e3);
+        CUDA_CHECK(cudaMemcpy(&mma_mhz[k], (double *)sink + 1, sizeof(double),
+                              cudaMemcpyDeviceToHost)); /* of the last run */
         double warps = (double)sms * mma_blocks * MMA_THREADS / 32;
         mma_rate[k] = 2.0 * 16 * 8 * 16 * MMA_CHAINS * (double)MMA_ITERS * warps / (mma_best * 1e6);
         res[nres++] = (result){mma_names[k], sms, mma_rate[k], "GFLOP/s"};
