@@ -11,7 +11,9 @@
  * passes a check by luck.
  *
  * Helpers you may use, from operands.cuh: store_pair (two results into C, with the edges and
- * alpha, beta) and gemm_store (one). The chapter's sections "What a tensor core computes" and
+ * alpha, beta) and gemm_store (one); for mma_ldmatrix, the one-line PTX wrappers cp_async16,
+ * cp_async_commit, cp_async_wait, ldmatrix_x4, ldmatrix_x4_trans and mma_16816 (or write the
+ * asm yourself, as the TODO spells it). The chapter's sections "What a tensor core computes" and
  * "Feeding mma.sync" (README.md) have the fragment layouts.
  */
 #include <mma.h>

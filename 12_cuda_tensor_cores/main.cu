@@ -227,10 +227,8 @@ static const stage_info stage = {
 int main(int argc, char **argv)
 {
     int n = 0;
-    for (int i = 0; i < mma_tune_nvariants; i++) {
-        tune_variants[n] = mma_tune_variants[i];
-        tune_variants[n++].fn = gemm_bf16_variant; /* the BF16 backend runs its other_fn */
-    }
+    for (int i = 0; i < mma_tune_nvariants; i++)
+        tune_variants[n++] = mma_tune_variants[i];
     for (int i = 0; i < wgmma_tune_nvariants && n < 32; i++)
         tune_variants[n++] = wgmma_tune_variants[i];
     tune_stage.nvariants = n;

@@ -8,3 +8,4 @@ TC_SM90A := -gencode=arch=compute_90a,code=sm_90a
 TC_SM90A_SRCS := $(addprefix 12_cuda_tensor_cores/,wgmma.cu tf32.cu harness/tune.cu)
 SM90A_SRCS += $(TC_SM90A_SRCS)
 $(patsubst %.cu,build/rel/%.o,$(TC_SM90A_SRCS)): NVFLAGS := $(filter-out -gencode arch=%,$(NVFLAGS)) $(TC_SM90A)
+12_cuda_tensor_cores_ANSWERS := 12_cuda_tensor_cores/mma_pipelined.cuh # the kernel holds the exercise's mma_ldmatrix, grown

@@ -20,12 +20,11 @@ typedef void gemm_fp16_fn(int M, int N, int K, float alpha, const gemm_fp16 *A, 
 gemm_bf16_fn gemm_wmma;
 gemm_bf16_fn gemm_mma_ldmatrix;
 
-/* mma_pipelined.cu: any GPU from sm_80; mma_sm75 (FP16) from sm_75 (a T4) */
+/* mma_pipelined.cuh (entry points in harness/mma_pipelined.cu): any GPU from sm_80; mma_sm75
+ * (FP16) from sm_75 (a T4) */
 gemm_bf16_fn gemm_mma_pipelined;
 gemm_fp16_fn gemm_mma_pipelined_fp16;
 gemm_fp16_fn gemm_mma_sm75;
-extern const gemm_variant mma_tune_variants[]; /* --tune: its configurations */
-extern const int mma_tune_nvariants;
 
 /* wgmma.cu: Hopper only (sm_90a) */
 gemm_bf16_fn gemm_wgmma_tma;

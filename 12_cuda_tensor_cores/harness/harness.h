@@ -21,6 +21,10 @@ void cuda_bf16_reference_unrounded(int on);
  * after the backend's init) */
 int probe_run(const stage_info *st, bench_opts *o);
 
+/* mma_pipelined.cu: --tune's rows for mma_pipelined, each alone */
+extern const gemm_variant mma_tune_variants[];
+extern const int mma_tune_nvariants;
+
 /* tune.cu: --tune, wgmma_persistent's configurations, each alone */
 extern const gemm_variant wgmma_tune_variants[];
 extern const int wgmma_tune_nvariants;

@@ -1,0 +1,92 @@
+/* harness/mma_pipelined.cu: the configurations of mma_pipelined.cuh's kernel: the one each GPU
+ * runs, chosen by the shared memory a block may have, the entry points of main.cu's tables
+ * (tensor_cores.h), and --tune's rows. */
+#include "../mma_pipelined.cuh"
+#include "harness.h"
+
+namespace {
+using namespace mma_pipe;
+
+/* The chapter's configuration: 192 KiB of shared memory a block, which a Hopper (227 KiB) has;
+ * an A100 (163 KiB) takes 3 stages, RTX 30, 40 and 50 cards (99 KiB) 128x128 tiles of 3 stages.
+ * The T4's: 128x128 tiles, two stages of 32 KiB (it gives a block 64 KiB), 8 warps of 64x32. */
+template <typename T> using chosen = pipelined<T, 128, 256, 64, 64, 64, 4, true, false, true, 8>;
+template <typename T> using a100 = pipelined<T, 128, 256, 64, 64, 64, 3, true, false, true, 8>;
+template <typename T> using geforce = pipelined<T, 128, 128, 64, 64, 32, 3, true, false, true, 8>;
+using sm75 = pipelined<__half, 128, 128, 64, 64, 32, 2, false, true, true, 8>;
+
+template <typename T>
+void pick(int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb, float beta,
+          float *C, int ldc)
+{
+    static int device = -1, smem;
+    int dev = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    if (dev != device) {
+        CUDA_CHECK(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        device = dev;
+    }
+    if (smem >= chosen<T>::SMEM)
+        chosen<T>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    else if (smem >= a100<T>::SMEM)
+        a100<T>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    else
+        geforce<T>::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+} // namespace
+
+void gemm_mma_pipelined(int M, int N, int K, float alpha, const gemm_bf16 *A, int lda,
+                        const gemm_bf16 *B, int ldb, float beta, float *C, int ldc)
+{
+    pick(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void gemm_mma_pipelined_fp16(int M, int N, int K, float alpha, const gemm_fp16 *A, int lda,
+                             const gemm_fp16 *B, int ldb, float beta, float *C, int ldc)
+{
+    pick(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void gemm_mma_sm75(int M, int N, int K, float alpha, const gemm_fp16 *A, int lda,
+                   const gemm_fp16 *B, int ldb, float beta, float *C, int ldc)
+{
+    sm75::run(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+/* --tune: mma_pipelined's configurations, one thing changed a row (BF16) */
+#define MMA_TUNE(NAME, DESC, ...)                                                             \
+    {.name = "pipelined/" NAME, .desc = DESC, .fn = gemm_bf16_variant, .err_c = TC_ERR_C,       \
+     .alpha_last = 1, .runnable = cuda_needs_sm80, .needs = CUDA_NEEDS_SM80,                   \
+     .other_fn = GEMM_OTHER_FN(pipelined<gemm_bf16, __VA_ARGS__>::run)}
+
+const gemm_variant mma_tune_variants[] = {
+    MMA_TUNE("128x256_w64x64_s4", "what mma_pipelined runs: 128x256 tiles, warps of 64x64, 4 "
+             "stages, fragments one k-step ahead, groups of 8 tile rows",
+             128, 256, 64, 64, 64, 4, true, false, true, 8),
+    MMA_TUNE("128x256_w64x64_s3", "3 stages (what an A100 runs)", 128, 256, 64, 64, 64, 3, true, false, true, 8),
+    MMA_TUNE("128x256_w64x64_s4_noprefetch", "each k-step's fragments loaded just before its mma",
+             128, 256, 64, 64, 64, 4, true, false, false, 8),
+    MMA_TUNE("128x256_w64x64_s4_g0", "tiles row by row, not in groups", 128, 256, 64, 64, 64, 4,
+             true, false, true, 0),
+    MMA_TUNE("256x128_w64x64_s4", "256x128 tiles", 256, 128, 64, 64, 64, 4, true, false, true, 8),
+    MMA_TUNE("128x128_w64x32_s4", "mma_ldmatrix's tile and warps, 4 stages, prefetch, groups",
+             128, 128, 64, 64, 32, 4, true, false, true, 8),
+    MMA_TUNE("128x128_w64x64_s4", "128x128 tiles of 4 warps of 64x64", 128, 128, 64, 64, 64, 4,
+             true, false, true, 8),
+    MMA_TUNE("128x128_w64x32_s3", "what an RTX 30, 40 or 50 card runs (99 KiB a block)", 128, 128, 64, 64, 32, 3, true, false, true, 8),
+    MMA_TUNE("256x128_w64x64_s3", "256x128 tiles, 3 stages", 256, 128, 64, 64, 64, 3, true, false,
+             true, 8),
+    MMA_TUNE("128x256_k128_s2", "tiles 128 deep, 2 stages: half the barriers", 128, 256, 128, 64,
+             64, 2, true, false, true, 8),
+    MMA_TUNE("128x256_w64x64_s4_persistent", "a block an SM taking tile after tile, the next "
+             "tile's loads under this one's stores", 128, 256, 64, 64, 64, 4, true, false, true, 8,
+             true),
+    MMA_TUNE("128x256_w64x64_s3_persistent", "the same, 3 stages", 128, 256, 64, 64, 64, 3, true,
+             false, true, 8, true),
+    MMA_TUNE("128x128_w64x32_s3_2blocks", "128x128 tiles, 2 blocks an SM (16 warps, 128 "
+             "registers a thread)", 128, 128, 64, 64, 32, 3, true, false, true, 8, false, 2),
+    MMA_TUNE("128x128_w64x32_s3_2blocks_noprefetch", "the same, fragments loaded just before "
+             "their mma", 128, 128, 64, 64, 32, 3, true, false, false, 8, false, 2),
+};
+const int mma_tune_nvariants = sizeof mma_tune_variants / sizeof mma_tune_variants[0];
