@@ -22,6 +22,9 @@
  *                     loaded or stored; FP32 sums, and FP16 sums for the last (GeForce cards run
  *                     FP32 sums at half the rate of FP16 ones). On sm_75, FP16 as two m16n8k8.
  *
+ * Why it is one file: one program, a measure a section (a loop to time and its line in the table
+ * and the CSV); they share the timing, the table and the CSV, and no other program uses a loop.
+ *
  * A ceiling is the best the GPU can do, so each figure is the fastest of several runs.
  * An FMA counts 2 flops, the same count as the 2*M*N*K of a GEMM.
  *

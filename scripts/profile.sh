@@ -5,8 +5,8 @@
 #   scripts/profile.sh [--csv FILE] NN VARIANT [SIZE] [STAGE OPTIONS...]
 #
 # Runs the stage's program once (--variant VARIANT --sizes SIZE --reps 1 --no-baseline) under
-# ncu with a fixed set of metrics, takes the longest kernel it launched (the GEMM, not the
-# helpers around it) and prints:
+# ncu with a fixed set of metrics, takes the longest kernel it launched (the GEMM, not the small
+# kernels around it: aligned copies, C = beta C) and prints:
 #   time                 the kernel's duration under the profiler (clocks left as they are)
 #   achieved occupancy   warps resident on an SM, of the most it can hold
 #   shared bank conflicts  extra shared-memory wavefronts from bank conflicts, of all of them
