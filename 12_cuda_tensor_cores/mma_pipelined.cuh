@@ -40,11 +40,12 @@ struct pipelined {
     static constexpr int SMEM = (A_BYTES + B_BYTES) * STAGES;
     static constexpr int MIN_BLOCKS = BLOCKS; /* blocks an SM (__launch_bounds__) */
     /* a thread's 16-byte chunks of a tile: A's every A_STEP rows in one chunk column, B's
-     * every B_STEP rows; steps of 8 rows keep the chunks' swizzle the same */
-    static constexpr int A_CHUNKS = BM * BK / 8 / THREADS, A_STEP = THREADS / (BK / 8);
-    static constexpr int B_CHUNKS = BK * BN / 8 / THREADS, B_STEP = THREADS / (BN / 8);
-    static_assert(A_STEP % 8 == 0 && B_STEP % 8 == 0 && A_CHUNKS * A_STEP == BM &&
-                      B_CHUNKS * B_STEP == BK, "chunks");
+     * every B_STEP rows (the last step may reach past the tile: 12 warps); steps of 8 rows keep
+     * the chunks' swizzle the same */
+    static constexpr int A_STEP = THREADS / (BK / 8), A_CHUNKS = (BM + A_STEP - 1) / A_STEP;
+    static constexpr int B_STEP = THREADS / (BN / 8), B_CHUNKS = (BK + B_STEP - 1) / B_STEP;
+    static_assert(THREADS % (BK / 8) == 0 && THREADS % (BN / 8) == 0 && A_STEP % 8 == 0 &&
+                      B_STEP % 8 == 0, "chunks");
     static_assert(ASYNC || STAGES == 2, "the register path keeps two stages");
     static_assert(BK % 64 == 0, "rows of 8 chunks or more (the swizzle)");
 
@@ -86,6 +87,8 @@ struct pipelined {
             const int b_bytes = 2 * max(0, min(N - (n0 + b_c * 8), 8));
 #pragma unroll
             for (int i = 0; i < A_CHUNKS; i++) {
+                if (BM % A_STEP && a_r + i * A_STEP >= BM)
+                    break;
                 int r = m0 + a_r + i * A_STEP, bytes = r < M ? a_bytes : 0;
                 const T *src = bytes ? A + (size_t)r * lda + k0 + a_c * 8 : A;
                 if (ASYNC)
@@ -95,6 +98,8 @@ struct pipelined {
             }
 #pragma unroll
             for (int i = 0; i < B_CHUNKS; i++) {
+                if (BK % B_STEP && b_r + i * B_STEP >= BK)
+                    break;
                 int k = k0 + b_r + i * B_STEP, bytes = k < K ? b_bytes : 0;
                 const T *src = bytes ? B + (size_t)k * ldb + n0 + b_c * 8 : B;
                 if (ASYNC)
@@ -106,10 +111,12 @@ struct pipelined {
         auto store = [&](int s) { /* the register path: ra and rb into stage s */
 #pragma unroll
             for (int i = 0; i < A_CHUNKS; i++)
-                st_shared16(sA + s * A_BYTES + a_dst + i * A_STEP * BK * 2, ra[i]);
+                if (!(BM % A_STEP) || a_r + i * A_STEP < BM)
+                    st_shared16(sA + s * A_BYTES + a_dst + i * A_STEP * BK * 2, ra[i]);
 #pragma unroll
             for (int i = 0; i < B_CHUNKS; i++)
-                st_shared16(sB + s * B_BYTES + b_dst + i * B_STEP * BN * 2, rb[i]);
+                if (!(BK % B_STEP) || b_r + i * B_STEP < BK)
+                    st_shared16(sB + s * B_BYTES + b_dst + i * B_STEP * BN * 2, rb[i]);
         };
         /* the pipeline's start: k-tiles 0 .. STAGES-2 on their way (the register path: k-tile 0
          * in its stage) */

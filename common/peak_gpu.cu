@@ -32,7 +32,7 @@
  * GPU's clock drops within milliseconds of a heavy load (an H200 at 700 W: from 1980 to 1500-1700
  * MHz in a long GEMM), and a ceiling should be the rate such a run can keep.
  *
- * Usage: peak_gpu [--csv FILE] [--device D] [--mma-blocks B]
+ * Usage: peak_gpu [--csv FILE] [--device D] [--mma-blocks B] [--mma-warps W]
  * CSV:   device,measure,threads,value,unit,date  (threads: the SMs used, 0 for copies)
  */
 #include <cublas_v2.h>
@@ -208,7 +208,8 @@ __global__ void __launch_bounds__(256, 1) wgmma_peak_kernel(int iters, int *ran,
 #define MMA_ITERS 32768 /* about 8 ms a run on an H200 */
 #define MMA_CHAINS 8
 #define MMA_THREADS 256
-#define MMA_BLOCKS_PER_SM 4 /* --mma-blocks: fewer, to see what 8 or 16 warps an SM reach */
+#define MMA_BLOCKS_PER_SM 4 /* --mma-blocks, --mma-warps (a block): fewer, to see what 1 to 16
+                               warps an SM reach */
 #define WARM_MS 500.0 /* the tensor-core loops run this long first: the clock a long GEMM sees
                          under the power limit, not the first milliseconds' */
 
@@ -336,12 +337,19 @@ static double gemm_best(cublasHandle_t h, cublasMath_t mode, const float *A, con
 int main(int argc, char **argv)
 {
     const char *csv_path = NULL;
-    int device = 0, mma_blocks = MMA_BLOCKS_PER_SM;
+    int device = 0, mma_blocks = MMA_BLOCKS_PER_SM, mma_warps = MMA_THREADS / 32;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
             csv_path = argv[++i];
         } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
             device = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--mma-warps") && i + 1 < argc) {
+            mma_warps = atoi(argv[++i]);
+            if (mma_warps < 1 || mma_warps > MMA_THREADS / 32) {
+                fprintf(stderr, "peak_gpu: --mma-warps %s: 1 to %d warps a block\n", argv[i],
+                        MMA_THREADS / 32);
+                return 2;
+            }
         } else if (!strcmp(argv[i], "--mma-blocks") && i + 1 < argc) {
             mma_blocks = atoi(argv[++i]);
             if (mma_blocks < 1 || mma_blocks > 8) {
@@ -349,7 +357,7 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else {
-            fprintf(stderr, "usage: peak_gpu [--csv FILE] [--device D] [--mma-blocks B]\n");
+            fprintf(stderr, "usage: peak_gpu [--csv FILE] [--device D] [--mma-blocks B] [--mma-warps W]\n");
             return 2;
         }
     }
@@ -509,14 +517,14 @@ int main(int argc, char **argv)
         double mma_best = 1e30;
         for (double warm = 0; warm < WARM_MS;) {
             CUDA_CHECK(cudaEventRecord(t0));
-            mma_kernels[k]<<<sms * mma_blocks, MMA_THREADS>>>(MMA_ITERS, ran, sink);
+            mma_kernels[k]<<<sms * mma_blocks, 32 * mma_warps>>>(MMA_ITERS, ran, sink);
             CUDA_CHECK_LAUNCH();
             CUDA_CHECK(cudaEventRecord(t1));
             warm += time_ms(t0, t1);
         }
         for (int r = 0; r < RUNS + 1; r++) {
             CUDA_CHECK(cudaEventRecord(t0));
-            mma_kernels[k]<<<sms * mma_blocks, MMA_THREADS>>>(MMA_ITERS, ran, sink);
+            mma_kernels[k]<<<sms * mma_blocks, 32 * mma_warps>>>(MMA_ITERS, ran, sink);
             CUDA_CHECK_LAUNCH();
             CUDA_CHECK(cudaEventRecord(t1));
             double ms = time_ms(t0, t1);
@@ -528,7 +536,7 @@ int main(int argc, char **argv)
             continue;
         CUDA_CHECK(cudaMemcpy(&mma_mhz[k], (double *)sink + 1, sizeof(double),
                               cudaMemcpyDeviceToHost)); /* of the last run */
-        double warps = (double)sms * mma_blocks * MMA_THREADS / 32;
+        double warps = (double)sms * mma_blocks * mma_warps;
         mma_rate[k] = 2.0 * 16 * 8 * 16 * MMA_CHAINS * (double)MMA_ITERS * warps / (mma_best * 1e6);
         res[nres++] = (result){mma_names[k], sms, mma_rate[k], "GFLOP/s"};
     }
@@ -560,7 +568,7 @@ int main(int argc, char **argv)
         if (mma_rate[k] > 0)
             printf("%-22s %9.0f GFLOP/s  (mma.sync m16n8k16 from registers, %s sums, %d warps an SM, "
                    "at about %.0f MHz)\n", mma_names[k], mma_rate[k], k == 2 ? "FP16" : "FP32",
-                   mma_blocks * MMA_THREADS / 32, mma_mhz[k]);
+                   mma_blocks * mma_warps, mma_mhz[k]);
         else
             printf("%-22s not measured (needs compute capability %s)\n", mma_names[k],
                    k == 0 ? "8.0" : "7.5");

@@ -84,6 +84,10 @@ const gemm_variant mma_tune_variants[] = {
              true),
     MMA_TUNE("128x256_w64x64_s3_persistent", "the same, 3 stages", 128, 256, 64, 64, 64, 3, true,
              false, true, 8, true),
+    MMA_TUNE("192x128_w64x32_s4_12warps", "192x128 tiles of 12 warps of 64x32: 3 warps a "
+             "scheduler", 192, 128, 64, 64, 32, 4, true, false, true, 8),
+    MMA_TUNE("128x192_w64x32_s4_12warps", "128x192 tiles of 12 warps of 64x32", 128, 192, 64, 64,
+             32, 4, true, false, true, 8),
     MMA_TUNE("128x128_w64x32_s3_2blocks", "128x128 tiles, 2 blocks an SM (16 warps, 128 "
              "registers a thread)", 128, 128, 64, 64, 32, 3, true, false, true, 8, false, 2),
     MMA_TUNE("128x128_w64x32_s3_2blocks_noprefetch", "the same, fragments loaded just before "
