@@ -31,7 +31,7 @@ namespace mma_pipe {
  * PREFETCH: the next k-step's fragments loaded before this one's mma; GROUP: tile rows a group
  * (0: row by row). */
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
-          bool PREFETCH, int GROUP, bool PERSISTENT = false, int BLOCKS = 1>
+          bool PREFETCH, int GROUP, bool PERSISTENT = false, int BLOCKS = 1, bool PLAN = true>
 struct pipelined {
     static constexpr int WARPS_N = BN / WN, THREADS = 32 * (BM / WM) * WARPS_N;
     static constexpr int MT = WM / 16, NT = WN / 8, NB = NT / 2; /* mma tiles; B's ldmatrix */
@@ -79,10 +79,56 @@ struct pipelined {
         const uint32_t b_dst = (b_r * BN + swz(b_r, b_c) * 8) * 2;
         uint4 ra[ASYNC ? 1 : A_CHUNKS], rb[ASYNC ? 1 : B_CHUNKS]; /* the register path's tile */
 
+        /* PLAN: what the copies of a tile need, worked out once a tile: where this thread's first
+         * chunk of A and of B start, the distance to its next ones, which of A's rows are inside
+         * M, how many bytes of B's rows are inside N. (Without it each chunk of each k-tile
+         * works its address out from the tile's corner: some 170 instructions a k-tile.) */
+        const T *a_base = A, *b_base = B;
+        size_t a_step = 0, b_step = 0;
+        unsigned a_rows = 0;
+        int b_bytes_n = 0;
+        auto plan = [&](int m0, int n0) {
+            a_base = A + (size_t)(m0 + a_r) * lda + a_c * 8;
+            b_base = B + (size_t)b_r * ldb + n0 + b_c * 8;
+            a_step = (size_t)A_STEP * lda, b_step = (size_t)B_STEP * ldb;
+            a_rows = 0;
+#pragma unroll
+            for (int i = 0; i < A_CHUNKS; i++)
+                a_rows |= (m0 + a_r + i * A_STEP < M) << i;
+            b_bytes_n = 2 * max(0, min(N - (n0 + b_c * 8), 8));
+        };
+
         /* k-tile kt of the tile at (m0, n0) on its way into stage s: by cp.async, or into ra and
          * rb. A chunk past an edge reads fewer bytes, or none, and the rest is zero. */
         auto issue = [&](int m0, int n0, int kt, int s) {
             const int k0 = kt * BK;
+            if (PLAN) {
+                const int a_bytes = 2 * max(0, min(K - (k0 + a_c * 8), 8));
+                const T *a_k = a_base + k0, *b_k = b_base + (size_t)k0 * ldb;
+#pragma unroll
+                for (int i = 0; i < A_CHUNKS; i++) {
+                    if (BM % A_STEP && a_r + i * A_STEP >= BM)
+                        break;
+                    const int bytes = a_rows >> i & 1 ? a_bytes : 0;
+                    const T *src = bytes ? a_k + i * a_step : A;
+                    if (ASYNC)
+                        cp_async16(sA + s * A_BYTES + a_dst + i * A_STEP * BK * 2, src, bytes);
+                    else
+                        ra[i] = load16(src, bytes);
+                }
+#pragma unroll
+                for (int i = 0; i < B_CHUNKS; i++) {
+                    if (BK % B_STEP && b_r + i * B_STEP >= BK)
+                        break;
+                    const int bytes = k0 + b_r + i * B_STEP < K ? b_bytes_n : 0;
+                    const T *src = bytes ? b_k + i * b_step : B;
+                    if (ASYNC)
+                        cp_async16(sB + s * B_BYTES + b_dst + i * B_STEP * BN * 2, src, bytes);
+                    else
+                        rb[i] = load16(src, bytes);
+                }
+                return;
+            }
             const int a_bytes = 2 * max(0, min(K - (k0 + a_c * 8), 8));
             const int b_bytes = 2 * max(0, min(N - (n0 + b_c * 8), 8));
 #pragma unroll
@@ -121,6 +167,8 @@ struct pipelined {
         /* the pipeline's start: k-tiles 0 .. STAGES-2 on their way (the register path: k-tile 0
          * in its stage) */
         auto start = [&](int m0, int n0) {
+            if (PLAN)
+                plan(m0, n0);
             if (ASYNC) {
 #pragma unroll
                 for (int s = 0; s < STAGES - 1; s++) {
@@ -262,8 +310,9 @@ pipelined_kernel(int M, int N, int K, float alpha, const T *A, int lda, const T 
 }
 
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
-          bool PREFETCH, int GROUP, bool PERSISTENT, int BLOCKS>
-void pipelined<T, BM, BN, BK, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP, PERSISTENT, BLOCKS>::run(
+          bool PREFETCH, int GROUP, bool PERSISTENT, int BLOCKS, bool PLAN>
+void pipelined<T, BM, BN, BK, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP, PERSISTENT, BLOCKS,
+               PLAN>::run(
     int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb, float beta,
     float *C, int ldc)
 {

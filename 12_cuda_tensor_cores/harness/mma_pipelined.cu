@@ -64,6 +64,9 @@ const gemm_variant mma_tune_variants[] = {
     MMA_TUNE("128x256_w64x64_s4", "what mma_pipelined runs: 128x256 tiles, warps of 64x64, 4 "
              "stages, fragments one k-step ahead, groups of 8 tile rows",
              128, 256, 64, 64, 64, 4, true, false, true, 8),
+    MMA_TUNE("128x256_w64x64_s4_unplanned", "each chunk's address worked out from the tile's "
+             "corner at every k-tile", 128, 256, 64, 64, 64, 4, true, false, true, 8, false, 1,
+             false),
     MMA_TUNE("128x256_w64x64_s3", "3 stages (what an A100 runs)", 128, 256, 64, 64, 64, 3, true, false, true, 8),
     MMA_TUNE("128x256_w64x64_s4_noprefetch", "each k-step's fragments loaded just before its mma",
              128, 256, 64, 64, 64, 4, true, false, false, 8),
