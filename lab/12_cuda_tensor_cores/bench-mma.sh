@@ -16,6 +16,7 @@
 #             -> OUT_DIR/diagnose.csv, kscale.csv, dmon.txt
 # The reference results in results/h200/2026-11-29-mma/ were made with this script.
 set -u
+export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
 cd "$(dirname "$0")/../.."
 out=${1:-results/local}
 shift || true
