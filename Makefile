@@ -57,6 +57,8 @@ GPU_COMMON  := $(COMMON_SRCS) common/cuda_harness.cu common/quick_return_gpu.cu
 .SECONDEXPANSION:
 # CUDA sources built for sm_90a alone (Hopper's wgmma and setmaxnreg), each stage.mk adding its own
 SM90A_SRCS :=
+# CUDA sources make gpu-archs may leave out (a stage.mk says why: no instruction of their own)
+ARCHS_SKIP_SRCS :=
 -include $(wildcard [0-9][0-9]_*/stage.mk)
 # the lab's side programs (probes, emulators), each stage's in lab/NN_topic/lab.mk
 -include $(wildcard lab/[0-9][0-9]_*/lab.mk)
@@ -221,7 +223,7 @@ $(foreach d,$(ALL_STAGE_DIRS),$(foreach s,$(call reference_only,$(d),c) $(call r
 # nothing here runs.
 GPU_ARCHS ?= 75 80 86 89 100 120
 GPU_ARCH_FLAGS = $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
-GPU_ARCH_SRCS  = $(filter-out $(SM90A_SRCS),$(wildcard [0-9][0-9]_*/*.cu [0-9][0-9]_*/harness/*.cu) common/cuda_harness.cu \
+GPU_ARCH_SRCS  = $(filter-out $(SM90A_SRCS) $(ARCHS_SKIP_SRCS),$(wildcard [0-9][0-9]_*/*.cu [0-9][0-9]_*/harness/*.cu) common/cuda_harness.cu \
                  common/quick_return_gpu.cu)
 build/archs/%.o: %.cu build/flags
 	@mkdir -p $(@D)

@@ -8,4 +8,7 @@ TC_SM90A := -gencode=arch=compute_90a,code=sm_90a
 TC_SM90A_SRCS := $(addprefix 12_cuda_tensor_cores/,wgmma.cu tf32.cu harness/tune.cu)
 SM90A_SRCS += $(TC_SM90A_SRCS)
 $(patsubst %.cu,build/rel/%.o,$(TC_SM90A_SRCS)): NVFLAGS := $(filter-out -gencode arch=%,$(NVFLAGS)) $(TC_SM90A)
+# make gpu-archs leaves out --tune's mma_pipelined rows (ARCHS_SKIP_SRCS): the same kernel as
+# harness/mma_pipelined.cu's, which it builds, in twenty more shapes (two minutes of nvcc).
+ARCHS_SKIP_SRCS += 12_cuda_tensor_cores/harness/tune_mma.cu
 12_cuda_tensor_cores_ANSWERS := 12_cuda_tensor_cores/mma_pipelined.cuh # the kernel holds the exercise's mma_ldmatrix, grown
