@@ -74,6 +74,11 @@ if ! "$ncu" --clock-control none --target-processes all $sections --csv --page r
         echo "profile: this user may not read the GPU's counters (ERR_NVGPUCTRPERM): skipped"
         exit 77
     fi
+    # the program's own one line where this GPU lacks what the variant needs (its exit 77)
+    if why=$(grep -h -m1 "which this machine lacks: skipped\|not on this GPU" "$tmp/raw.csv" "$tmp/err"); then
+        echo "profile: ${why#*: }"
+        exit 77
+    fi
     echo "profile: ncu failed:" >&2
     tail -n 5 "$tmp/err" "$tmp/raw.csv" >&2
     exit 1
