@@ -135,6 +135,7 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
         if make -s build/peak_gpu >"$LOG/peak-gpu-build.out" 2>&1; then
             expect_rc 77 "peak_gpu: no GPU, exit 77" peak-gpu build/peak_gpu
             expect_rc 2 "peak_gpu --mma-blocks 0: exit 2" peak-gpu-bad build/peak_gpu --mma-blocks 0
+            expect_rc 2 "peak_gpu --mma-warps 9: exit 2" peak-gpu-bad-warps build/peak_gpu --mma-warps 9
         else
             bad "build/peak_gpu does not build (see $LOG/peak-gpu-build.out)"
         fi

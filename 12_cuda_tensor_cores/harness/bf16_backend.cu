@@ -183,30 +183,12 @@ static void cuda_bf16_teardown(bench_problem *p)
 static const char *cuda_bf16_device_name(void) { return cuda_backend.device_name(); }
 static void cuda_bf16_set_threads(int t) { cuda_backend.set_threads(t); }
 
-const bench_backend cuda_bf16_backend = {
-    .baseline_name = "cuBLAS",
-    .init = cuda_bf16_init,
-    .device_name = cuda_bf16_device_name,
-    .print_header = cuda_bf16_print_header,
-    .set_threads = cuda_bf16_set_threads,
-    .setup = cuda_bf16_setup,
-    .put_c = cuda_bf16_put_c,
-    .get_c = cuda_bf16_get_c,
-    .run = cuda_bf16_run,
-    .teardown = cuda_bf16_teardown,
-    .compiler = cuda_compiler,
-};
+/* The two backends differ in their init alone, which sets the type the others work on. */
+#define SIXTEEN_BIT_BACKEND(INIT)                                                             \
+    {.baseline_name = "cuBLAS", .init = INIT, .device_name = cuda_bf16_device_name,            \
+     .print_header = cuda_bf16_print_header, .set_threads = cuda_bf16_set_threads,             \
+     .setup = cuda_bf16_setup, .put_c = cuda_bf16_put_c, .get_c = cuda_bf16_get_c,             \
+     .run = cuda_bf16_run, .teardown = cuda_bf16_teardown, .compiler = cuda_compiler}
 
-const bench_backend cuda_fp16_backend = {
-    .baseline_name = "cuBLAS",
-    .init = cuda_fp16_init,
-    .device_name = cuda_bf16_device_name,
-    .print_header = cuda_bf16_print_header,
-    .set_threads = cuda_bf16_set_threads,
-    .setup = cuda_bf16_setup,
-    .put_c = cuda_bf16_put_c,
-    .get_c = cuda_bf16_get_c,
-    .run = cuda_bf16_run,
-    .teardown = cuda_bf16_teardown,
-    .compiler = cuda_compiler,
-};
+const bench_backend cuda_bf16_backend = SIXTEEN_BIT_BACKEND(cuda_bf16_init);
+const bench_backend cuda_fp16_backend = SIXTEEN_BIT_BACKEND(cuda_fp16_init);
