@@ -20,6 +20,8 @@
 #ifndef MMA_PIPELINED_CUH
 #define MMA_PIPELINED_CUH
 
+#include <limits.h>
+
 #include "operands.cuh"
 #include "tensor_cores.h"
 
@@ -29,9 +31,10 @@ namespace mma_pipe {
  * of A's tile is 128 bytes, 8 chunks; at least that for the swizzle); ASYNC: cp.async through
  * STAGES stages (else registers, two stages); K8: the k16 step as two m16n8k8 (FP16 on sm_75);
  * PREFETCH: the next k-step's fragments loaded before this one's mma; GROUP: tile rows a group
- * (0: row by row). */
+ * (0: row by row); PLAN, INSIDE: the copies' addresses (below). */
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
-          bool PREFETCH, int GROUP, bool PERSISTENT = false, int BLOCKS = 1, bool PLAN = true>
+          bool PREFETCH, int GROUP, bool PERSISTENT = false, int BLOCKS = 1, bool PLAN = true,
+          bool INSIDE = true>
 struct pipelined {
     static constexpr int WARPS_N = BN / WN, THREADS = 32 * (BM / WM) * WARPS_N;
     static constexpr int MT = WM / 16, NT = WN / 8, NB = NT / 2; /* mma tiles; B's ldmatrix */
@@ -82,11 +85,15 @@ struct pipelined {
         /* PLAN: what the copies of a tile need, worked out once a tile: where this thread's first
          * chunk of A and of B start, the distance to its next ones, which of A's rows are inside
          * M, how many bytes of B's rows are inside N. (Without it each chunk of each k-tile
-         * works its address out from the tile's corner: some 170 instructions a k-tile.) */
+         * works its address out from the tile's corner: some 230 instructions a k-tile.)
+         * INSIDE: a tile inside M and N, and a k-tile inside K, copy whole chunks, one
+         * multiply-add an address, with nothing to test or fill (the planned path still tests
+         * each chunk against the edges: some 170 instructions a k-tile, against some 40). */
         const T *a_base = A, *b_base = B;
         size_t a_step = 0, b_step = 0;
         unsigned a_rows = 0;
         int b_bytes_n = 0;
+        bool inside = false;
         auto plan = [&](int m0, int n0) {
             a_base = A + (size_t)(m0 + a_r) * lda + a_c * 8;
             b_base = B + (size_t)b_r * ldb + n0 + b_c * 8;
@@ -96,12 +103,36 @@ struct pipelined {
             for (int i = 0; i < A_CHUNKS; i++)
                 a_rows |= (m0 + a_r + i * A_STEP < M) << i;
             b_bytes_n = 2 * max(0, min(N - (n0 + b_c * 8), 8));
+            /* the steps as ints below (a multiply-add an address): true but for rows of more
+             * than some 8 million elements */
+            inside = INSIDE && m0 + BM <= M && n0 + BN <= N && BM % A_STEP == 0 &&
+                     BK % B_STEP == 0 && a_step * A_CHUNKS < (size_t)INT_MAX &&
+                     b_step * B_CHUNKS < (size_t)INT_MAX;
         };
 
         /* k-tile kt of the tile at (m0, n0) on its way into stage s: by cp.async, or into ra and
          * rb. A chunk past an edge reads fewer bytes, or none, and the rest is zero. */
         auto issue = [&](int m0, int n0, int kt, int s) {
             const int k0 = kt * BK;
+            if (PLAN && inside && k0 + BK <= K) {
+                const T *a_k = a_base + k0, *b_k = b_base + (size_t)k0 * ldb;
+                const int as = (int)a_step, bs = (int)b_step;
+#pragma unroll
+                for (int i = 0; i < A_CHUNKS; i++) {
+                    if (ASYNC)
+                        cp_async16(sA + s * A_BYTES + a_dst + i * A_STEP * BK * 2, a_k + i * as);
+                    else
+                        ra[i] = *reinterpret_cast<const uint4 *>(a_k + i * as);
+                }
+#pragma unroll
+                for (int i = 0; i < B_CHUNKS; i++) {
+                    if (ASYNC)
+                        cp_async16(sB + s * B_BYTES + b_dst + i * B_STEP * BN * 2, b_k + i * bs);
+                    else
+                        rb[i] = *reinterpret_cast<const uint4 *>(b_k + i * bs);
+                }
+                return;
+            }
             if (PLAN) {
                 const int a_bytes = 2 * max(0, min(K - (k0 + a_c * 8), 8));
                 const T *a_k = a_base + k0, *b_k = b_base + (size_t)k0 * ldb;
@@ -310,9 +341,9 @@ pipelined_kernel(int M, int N, int K, float alpha, const T *A, int lda, const T 
 }
 
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
-          bool PREFETCH, int GROUP, bool PERSISTENT, int BLOCKS, bool PLAN>
+          bool PREFETCH, int GROUP, bool PERSISTENT, int BLOCKS, bool PLAN, bool INSIDE>
 void pipelined<T, BM, BN, BK, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP, PERSISTENT, BLOCKS,
-               PLAN>::run(
+               PLAN, INSIDE>::run(
     int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb, float beta,
     float *C, int ldc)
 {

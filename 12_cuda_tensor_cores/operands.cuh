@@ -198,6 +198,14 @@ static __device__ __forceinline__ void cp_async16(uint32_t dst, const void *src,
                  : "memory");
 #endif
 }
+static __device__ __forceinline__ void cp_async16(uint32_t dst, const void *src)
+{ /* all 16 bytes: no count of bytes to read, no zeros to fill (a chunk inside the matrix) */
+#ifdef GEMM_BELOW_SM80
+    __trap();
+#else
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+#endif
+}
 static __device__ __forceinline__ void st_shared16(uint32_t dst, uint4 v)
 {
     asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(dst), "r"(v.x), "r"(v.y),

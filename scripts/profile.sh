@@ -10,6 +10,8 @@
 #   time                 the kernel's duration under the profiler (clocks left as they are)
 #   achieved occupancy   warps resident on an SM, of the most it can hold
 #   shared bank conflicts  extra shared-memory wavefronts from bank conflicts, of all of them
+#   shared-memory pipe   wavefronts (128 bytes each: ldmatrix, cp.async's stores, ld/st.shared)
+#                        of the SM's active cycles: it moves at most one a cycle
 #   L2, DRAM throughput  of their peaks
 #   tensor pipe          cycles the tensor cores were busy, of the SM's active cycles (each
 #                        of the pipes ncu names: hmma for mma.sync, gmma for wgmma)
@@ -116,6 +118,8 @@ def total(prefix, ops=('ld', 'st')):
     return sum(vals) if vals else None
 conf = total('l1tex__data_bank_conflicts_pipe_lsu_mem_shared')
 waves = total('l1tex__data_pipe_lsu_wavefronts_mem_shared')
+active = first('sm__cycles_active.avg')
+sms = first('device__attribute_multiprocessor_count', 'launch__sm_count')
 clocks = ('gpc__cycles_elapsed.avg.per_second', 'sm__cycles_elapsed.avg.per_second',
           'smsp__cycles_elapsed.avg.per_second')
 clock = first(*clocks)
@@ -138,6 +142,8 @@ out_rows = [('time', t, 'us'),
             ('sm_throughput', first('sm__throughput.avg.pct_of_peak_sustained_elapsed'), '% of peak'),
             ('achieved_occupancy', first('sm__warps_active.avg.pct_of_peak_sustained_active'), '%'),
             ('shared_bank_conflicts', 100.0 * conf / waves if conf is not None and waves else None, '% of wavefronts'),
+            ('shared_pipe', 100.0 * waves / (active * sms) if waves and active and sms else None,
+             '% of active cycles'),
             ('l2_throughput', first('lts__throughput.avg.pct_of_peak_sustained_elapsed',
                                     'lts__t_sectors.avg.pct_of_peak_sustained_elapsed'), '% of peak'),
             ('dram_throughput', first('dram__throughput.avg.pct_of_peak_sustained_elapsed',
@@ -151,7 +157,8 @@ short = kernel if len(kernel) < 60 else kernel[:57] + '...'
 print(f"{stage} {variant} {size} on {device}: kernel {short}")
 labels = {'time': 'time under the profiler', 'sm_clock': 'SM clock',
           'sm_throughput': 'SM throughput', 'achieved_occupancy': 'achieved occupancy',
-          'shared_bank_conflicts': 'shared bank conflicts', 'l2_throughput': 'L2 throughput',
+          'shared_bank_conflicts': 'shared bank conflicts', 'shared_pipe': 'shared-memory pipe',
+          'l2_throughput': 'L2 throughput',
           'dram_throughput': 'DRAM throughput'}
 for m, v, u in out_rows:
     if v is None:

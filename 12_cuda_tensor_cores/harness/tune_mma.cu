@@ -20,6 +20,9 @@ const gemm_variant mma_tune_variants[] = {
     MMA_TUNE("128x256_w64x64_s4_unplanned", "each chunk's address worked out from the tile's "
              "corner at every k-tile", 128, 256, 64, 64, 64, 4, true, false, true, 8, false, 1,
              false),
+    MMA_TUNE("128x256_w64x64_s4_edgetests", "every chunk tested against the edges, inside "
+             "the matrices too (the address plan without its inside path)", 128, 256, 64, 64, 64,
+             4, true, false, true, 8, false, 1, true, false),
     MMA_TUNE("128x256_w64x64_s3", "3 stages (what an A100 runs)", 128, 256, 64, 64, 64, 3, true, false, true, 8),
     MMA_TUNE("128x256_w64x64_s4_noprefetch", "each k-step's fragments loaded just before its mma",
              128, 256, 64, 64, 64, 4, true, false, false, 8),
@@ -44,6 +47,9 @@ const gemm_variant mma_tune_variants[] = {
              "scheduler", 192, 128, 64, 64, 32, 4, true, false, true, 8),
     MMA_TUNE("128x192_w64x32_s4_12warps", "128x192 tiles of 12 warps of 64x32", 128, 192, 64, 64,
              32, 4, true, false, true, 8),
+    MMA_TUNE("128x128_w64x64_s3_2blocks", "128x128 tiles of 4 warps of 64x64, 2 blocks an "
+             "SM: one block's barriers and stores under the other's mma", 128, 128, 64, 64, 64, 3,
+             true, false, true, 8, false, 2),
     MMA_TUNE("128x128_w64x32_s3_2blocks", "128x128 tiles, 2 blocks an SM (16 warps, 128 "
              "registers a thread)", 128, 128, 64, 64, 32, 3, true, false, true, 8, false, 2),
     MMA_TUNE("128x128_w64x32_s3_2blocks_noprefetch", "the same, fragments loaded just before "
