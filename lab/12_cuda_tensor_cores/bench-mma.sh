@@ -14,6 +14,10 @@
 #   diagnose  (asked for by name) profiles of mma_pipelined at 4096 and 8192 beside mma_ldmatrix
 #             and wgmma_persistent, its rate as K grows, clocks and power through long runs
 #             -> OUT_DIR/diagnose.csv, kscale.csv, dmon.txt
+#   anchor    (by name) CUTLASS's sm80 GEMM (build/anchor/cutlass_sm80, anchor/build.sh makes it)
+#             and mma_pipelined, one after the other, twice, at 4096 and 8192 -> OUT_DIR/anchor.txt
+#   source    (by name) ncu's warp-stall samples of each SASS instruction of mma_pipelined at
+#             4096 -> OUT_DIR/source-sass.csv.gz (sum them with source-stalls.py)
 # The reference results in results/h200/2026-11-29-mma/ were made with this script.
 set -u
 export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
@@ -85,6 +89,30 @@ if has diagnose; then # where mma_pipelined's time goes: profiles at two sizes, 
     dmon=$!
     run $bin --variant mma_pipelined,wgmma_persistent --sizes 8192 --reps 400 --no-check
     kill $dmon
+fi
+
+if has anchor; then
+    {
+        if [ -x build/anchor/cutlass_sm80 ]; then
+            for n in 4096 8192; do
+                for round in 1 2; do
+                    run build/anchor/cutlass_sm80 $n 20
+                    run $bin --variant mma_pipelined --no-baseline --no-check --sizes $n --reps 20
+                done
+            done
+        else
+            echo "anchor: build/anchor/cutlass_sm80 not built (lab/12_cuda_tensor_cores/anchor/build.sh)"
+        fi
+    } 2>&1 | tee "$out/anchor.txt"
+fi
+
+if has source; then # the SASS page: one row an instruction, the stall samples of each reason
+    ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    rep=$(mktemp -d)/source
+    run "$ncu" --clock-control none --section SourceCounters --section WarpStateStats \
+        -k regex:pipelined_kernel -c 1 -o "$rep" $bin --variant mma_pipelined --sizes 4096 \
+        --reps 1 --no-baseline --no-check
+    "$ncu" -i "$rep.ncu-rep" --page source --csv --print-source sass | gzip >"$out/source-sass.csv.gz"
 fi
 
 if has sanitize; then
