@@ -31,10 +31,12 @@ namespace mma_pipe {
  * of A's tile is 128 bytes, 8 chunks; at least that for the swizzle); ASYNC: cp.async through
  * STAGES stages (else registers, two stages); K8: the k16 step as two m16n8k8 (FP16 on sm_75);
  * PREFETCH: the next k-step's fragments loaded before this one's mma; GROUP: tile rows a group
- * (0: row by row); PLAN, INSIDE: the copies' addresses (below). */
+ * (0: row by row); PLAN, INSIDE: the copies' addresses (below); COPY_LATE: a k-tile's copies
+ * issued after k-step 0's ldmatrix, not before (below); STORE_INSIDE: a tile inside M and N
+ * with beta = 0 stores its results without a test (below). */
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
           bool PREFETCH, int GROUP, bool PERSISTENT = false, int BLOCKS = 1, bool PLAN = true,
-          bool INSIDE = true>
+          bool INSIDE = true, bool COPY_LATE = true, bool STORE_INSIDE = true>
 struct pipelined {
     static constexpr int WARPS_N = BN / WN, THREADS = 32 * (BM / WM) * WARPS_N;
     static constexpr int MT = WM / 16, NT = WN / 8, NB = NT / 2; /* mma tiles; B's ldmatrix */
@@ -252,9 +254,9 @@ struct pipelined {
                     const int cur = PREFETCH ? kk & 1 : 0;
                     if (!PREFETCH)
                         fragments(0, rs, kk);
-                    if (kk == 0) { /* the k-tile STAGES-1 ahead on its way, into the stage of
-                                      k-tile kt-1, which every warp finished reading before the
-                                      last barrier */
+                    /* the k-tile STAGES-1 ahead on its way, into the stage of k-tile kt-1, which
+                     * every warp finished reading before the last barrier */
+                    auto copies = [&] {
                         if (ASYNC) {
                             if (kt + STAGES - 1 < KT)
                                 issue(m0, n0, kt + STAGES - 1, ws);
@@ -262,7 +264,9 @@ struct pipelined {
                         } else if (kt + 1 < KT) {
                             issue(m0, n0, kt + 1, next_rs);
                         }
-                    }
+                    };
+                    if (kk == 0 && !COPY_LATE)
+                        copies();
                     if (kk == KK - 1) { /* k-tile kt+1 landed, every thread's part of it */
                         if (ASYNC)
                             cp_async_wait<STAGES - 2>();
@@ -272,6 +276,12 @@ struct pipelined {
                     }
                     if (PREFETCH && (kk < KK - 1 || kt + 1 < KT)) /* the next k-step's fragments */
                         fragments(cur ^ 1, kk < KK - 1 ? rs : next_rs, (kk + 1) % KK);
+                    /* COPY_LATE: the ldmatrix above write registers the compiler may give the
+                     * copies' addresses once they are issued; a cp.async reads them only when the
+                     * queue of shared-memory work reaches it, so an ldmatrix issued after the
+                     * copies waits for that queue (ncu's long-scoreboard stall on it) */
+                    if (kk == 0 && COPY_LATE)
+                        copies();
 #pragma unroll
                     for (int mi = 0; mi < MT; mi++)
 #pragma unroll
@@ -298,6 +308,25 @@ struct pipelined {
 
             /* thread (g, t) = (lane / 4, lane % 4) holds rows g and g + 8, columns 2t, 2t + 1 */
             const int g = lane / 4, t = lane % 4;
+            if (STORE_INSIDE && vec2 && beta == 0.0f && m0 + BM <= M && n0 + BN <= N) {
+                /* inside: 8 bytes a store, no edge, C not read (some 100 instructions a thread
+                 * where store_pair's tests take some 600) */
+                float *c0 = C + (size_t)(m0 + wm + g) * ldc + n0 + wn + 2 * t;
+#pragma unroll
+                for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+                    for (int h = 0; h < 2; h++) {
+                        float *row = c0 + (size_t)(mi * 16 + h * 8) * ldc;
+#pragma unroll
+                        for (int ni = 0; ni < NT; ni++)
+                            *reinterpret_cast<float2 *>(row + ni * 8) =
+                                make_float2(alpha * acc[mi][ni][2 * h], alpha * acc[mi][ni][2 * h + 1]);
+                    }
+                if (next >= tiles)
+                    break;
+                tile = next, m0 = next_m0, n0 = next_n0;
+                continue;
+            }
 #pragma unroll
             for (int mi = 0; mi < MT; mi++)
 #pragma unroll
@@ -341,9 +370,10 @@ pipelined_kernel(int M, int N, int K, float alpha, const T *A, int lda, const T 
 }
 
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
-          bool PREFETCH, int GROUP, bool PERSISTENT, int BLOCKS, bool PLAN, bool INSIDE>
+          bool PREFETCH, int GROUP, bool PERSISTENT, int BLOCKS, bool PLAN, bool INSIDE,
+          bool COPY_LATE, bool STORE_INSIDE>
 void pipelined<T, BM, BN, BK, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP, PERSISTENT, BLOCKS,
-               PLAN, INSIDE>::run(
+               PLAN, INSIDE, COPY_LATE, STORE_INSIDE>::run(
     int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb, float beta,
     float *C, int ldc)
 {
