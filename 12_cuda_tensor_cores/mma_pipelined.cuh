@@ -31,12 +31,13 @@ namespace mma_pipe {
  * of A's tile is 128 bytes, 8 chunks; at least that for the swizzle); ASYNC: cp.async through
  * STAGES stages (else registers, two stages); K8: the k16 step as two m16n8k8 (FP16 on sm_75);
  * PREFETCH: the next k-step's fragments loaded before this one's mma; GROUP: tile rows a group
- * (0: row by row); PLAN, INSIDE: the copies' addresses (below); COPY_LATE: a k-tile's copies
- * issued after k-step 0's ldmatrix, not before (below); STORE_INSIDE: a tile inside M and N
- * with beta = 0 stores its results without a test (below). */
+ * (0: row by row); PLAN, INSIDE: the copies' addresses (below); SPREAD: a k-tile's copies
+ * (inside the matrices) issued a share a k-step, not all at k-step 0; COPY_LATE (without SPREAD):
+ * at k-step 0 after its ldmatrix, not before; STORE_INSIDE: a tile inside M and N with beta = 0
+ * stores its results without a test (below). */
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
           bool PREFETCH, int GROUP, bool PERSISTENT = false, int BLOCKS = 1, bool PLAN = true,
-          bool INSIDE = true, bool COPY_LATE = true, bool STORE_INSIDE = true>
+          bool INSIDE = true, bool COPY_LATE = false, bool STORE_INSIDE = true, bool SPREAD = true>
 struct pipelined {
     static constexpr int WARPS_N = BN / WN, THREADS = 32 * (BM / WM) * WARPS_N;
     static constexpr int MT = WM / 16, NT = WN / 8, NB = NT / 2; /* mma tiles; B's ldmatrix */
@@ -114,13 +115,17 @@ struct pipelined {
 
         /* k-tile kt of the tile at (m0, n0) on its way into stage s: by cp.async, or into ra and
          * rb. A chunk past an edge reads fewer bytes, or none, and the rest is zero. */
-        auto issue = [&](int m0, int n0, int kt, int s) {
+        auto issue = [&](int m0, int n0, int kt, int s, int part = -1) {
+            /* part p of KK (SPREAD): the chunks c = p, p + KK, ... of A's then B's; the edges'
+             * copies all go with part 0 */
             const int k0 = kt * BK;
             if (PLAN && inside && k0 + BK <= K) {
                 const T *a_k = a_base + k0, *b_k = b_base + (size_t)k0 * ldb;
                 const int as = (int)a_step, bs = (int)b_step;
 #pragma unroll
                 for (int i = 0; i < A_CHUNKS; i++) {
+                    if (part >= 0 && i % KK != part)
+                        continue;
                     if (ASYNC)
                         cp_async16(sA + s * A_BYTES + a_dst + i * A_STEP * BK * 2, a_k + i * as);
                     else
@@ -128,6 +133,8 @@ struct pipelined {
                 }
 #pragma unroll
                 for (int i = 0; i < B_CHUNKS; i++) {
+                    if (part >= 0 && (A_CHUNKS + i) % KK != part)
+                        continue;
                     if (ASYNC)
                         cp_async16(sB + s * B_BYTES + b_dst + i * B_STEP * BN * 2, b_k + i * bs);
                     else
@@ -135,6 +142,8 @@ struct pipelined {
                 }
                 return;
             }
+            if (part > 0)
+                return;
             if (PLAN) {
                 const int a_bytes = 2 * max(0, min(K - (k0 + a_c * 8), 8));
                 const T *a_k = a_base + k0, *b_k = b_base + (size_t)k0 * ldb;
@@ -265,8 +274,14 @@ struct pipelined {
                             issue(m0, n0, kt + 1, next_rs);
                         }
                     };
-                    if (kk == 0 && !COPY_LATE)
+                    if (ASYNC && SPREAD) { /* this k-step's share */
+                        if (kt + STAGES - 1 < KT)
+                            issue(m0, n0, kt + STAGES - 1, ws, kk);
+                        if (kk == KK - 1)
+                            cp_async_commit();
+                    } else if (kk == 0 && !COPY_LATE) {
                         copies();
+                    }
                     if (kk == KK - 1) { /* k-tile kt+1 landed, every thread's part of it */
                         if (ASYNC)
                             cp_async_wait<STAGES - 2>();
@@ -276,11 +291,11 @@ struct pipelined {
                     }
                     if (PREFETCH && (kk < KK - 1 || kt + 1 < KT)) /* the next k-step's fragments */
                         fragments(cur ^ 1, kk < KK - 1 ? rs : next_rs, (kk + 1) % KK);
-                    /* COPY_LATE: the ldmatrix above write registers the compiler may give the
-                     * copies' addresses once they are issued; a cp.async reads them only when the
-                     * queue of shared-memory work reaches it, so an ldmatrix issued after the
-                     * copies waits for that queue (ncu's long-scoreboard stall on it) */
-                    if (kk == 0 && COPY_LATE)
+                    /* COPY_LATE: the ldmatrix above first, so that none of them writes a
+                     * register of the copies' addresses (a cp.async reads its registers only when
+                     * the queue of shared-memory work reaches it). Slower: the mma then wait for
+                     * that queue instead (ncu's long-scoreboard stall moves to them). */
+                    if (kk == 0 && COPY_LATE && !(ASYNC && SPREAD))
                         copies();
 #pragma unroll
                     for (int mi = 0; mi < MT; mi++)
@@ -371,9 +386,9 @@ pipelined_kernel(int M, int N, int K, float alpha, const T *A, int lda, const T 
 
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
           bool PREFETCH, int GROUP, bool PERSISTENT, int BLOCKS, bool PLAN, bool INSIDE,
-          bool COPY_LATE, bool STORE_INSIDE>
+          bool COPY_LATE, bool STORE_INSIDE, bool SPREAD>
 void pipelined<T, BM, BN, BK, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP, PERSISTENT, BLOCKS,
-               PLAN, INSIDE, COPY_LATE, STORE_INSIDE>::run(
+               PLAN, INSIDE, COPY_LATE, STORE_INSIDE, SPREAD>::run(
     int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb, float beta,
     float *C, int ldc)
 {

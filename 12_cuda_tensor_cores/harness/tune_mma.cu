@@ -23,12 +23,15 @@ const gemm_variant mma_tune_variants[] = {
     MMA_TUNE("128x256_w64x64_s4_edgetests", "every chunk tested against the edges, inside "
              "the matrices too (the address plan without its inside path)", 128, 256, 64, 64, 64,
              4, true, false, true, 8, false, 1, true, false),
-    MMA_TUNE("128x256_w64x64_s4_copyfirst", "a k-tile's copies issued before k-step 0's "
-             "ldmatrix, not after", 128, 256, 64, 64, 64, 4, true, false, true, 8, false, 1, true,
+    MMA_TUNE("128x256_w64x64_s4_together", "a k-tile's copies all at k-step 0, before its "
+             "ldmatrix", 128, 256, 64, 64, 64, 4, true, false, true, 8, false, 1, true, true, false,
+             true, false),
+    MMA_TUNE("128x256_w64x64_s4_copylate", "a k-tile's copies all at k-step 0, after its "
+             "ldmatrix", 128, 256, 64, 64, 64, 4, true, false, true, 8, false, 1, true, true, true,
              true, false),
     MMA_TUNE("128x256_w64x64_s4_edgestores", "every result stored through the edge tests, "
              "inside C too", 128, 256, 64, 64, 64, 4, true, false, true, 8, false, 1, true, true,
-             true, false),
+             false, false),
     MMA_TUNE("128x256_w64x64_s3", "3 stages (what an A100 runs)", 128, 256, 64, 64, 64, 3, true, false, true, 8),
     MMA_TUNE("128x256_w64x64_s4_noprefetch", "each k-step's fragments loaded just before its mma",
              128, 256, 64, 64, 64, 4, true, false, false, 8),
