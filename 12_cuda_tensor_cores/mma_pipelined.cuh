@@ -37,7 +37,7 @@ namespace mma_pipe {
  * stores its results without a test (below). */
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
           bool PREFETCH, int GROUP, bool PERSISTENT = false, int BLOCKS = 1, bool PLAN = true,
-          bool INSIDE = true, bool COPY_LATE = false, bool STORE_INSIDE = true, bool SPREAD = true>
+          bool INSIDE = true, bool COPY_LATE = false, bool STORE_INSIDE = true, bool SPREAD = false>
 struct pipelined {
     static constexpr int WARPS_N = BN / WN, THREADS = 32 * (BM / WM) * WARPS_N;
     static constexpr int MT = WM / 16, NT = WN / 8, NB = NT / 2; /* mma tiles; B's ldmatrix */

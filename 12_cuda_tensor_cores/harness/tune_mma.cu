@@ -23,12 +23,12 @@ const gemm_variant mma_tune_variants[] = {
     MMA_TUNE("128x256_w64x64_s4_edgetests", "every chunk tested against the edges, inside "
              "the matrices too (the address plan without its inside path)", 128, 256, 64, 64, 64,
              4, true, false, true, 8, false, 1, true, false),
-    MMA_TUNE("128x256_w64x64_s4_together", "a k-tile's copies all at k-step 0, before its "
-             "ldmatrix", 128, 256, 64, 64, 64, 4, true, false, true, 8, false, 1, true, true, false,
-             true, false),
-    MMA_TUNE("128x256_w64x64_s4_copylate", "a k-tile's copies all at k-step 0, after its "
-             "ldmatrix", 128, 256, 64, 64, 64, 4, true, false, true, 8, false, 1, true, true, true,
-             true, false),
+    MMA_TUNE("128x256_w64x64_s4_spread", "a k-tile's copies spread over its k-steps, 3 a "
+             "k-step", 128, 256, 64, 64, 64, 4, true, false, true, 8, false, 1, true, true, false,
+             true, true),
+    MMA_TUNE("128x256_w64x64_s4_copylate", "a k-tile's copies issued after k-step 0's "
+             "ldmatrix, not before", 128, 256, 64, 64, 64, 4, true, false, true, 8, false, 1, true,
+             true, true),
     MMA_TUNE("128x256_w64x64_s4_edgestores", "every result stored through the edge tests, "
              "inside C too", 128, 256, 64, 64, 64, 4, true, false, true, 8, false, 1, true, true,
              false, false),
