@@ -17,7 +17,7 @@
 #   anchor    (by name) CUTLASS's sm80 GEMM (build/anchor/cutlass_sm80, anchor/build.sh makes it)
 #             and mma_pipelined, one after the other, twice, at 4096 and 8192 -> OUT_DIR/anchor.txt
 #   source    (by name) ncu's warp-stall samples of each SASS instruction of mma_pipelined at
-#             4096 -> OUT_DIR/source-sass.csv.gz (sum them with source-stalls.py)
+#             4096 -> OUT_DIR/source-sass.csv.gz (lab/12_cuda_tensor_cores/source-stalls.py sums them)
 # The reference results in results/h200/2026-11-29-mma/ were made with this script.
 set -u
 export LC_ALL=C # numbers read and printed with a decimal point, whatever the user's locale
