@@ -154,9 +154,13 @@ gated() {
         bad "as compute capability $cc: $v: --list, exit $rc (want 77), --variant all exit $rc_all ($LOG/$name.*)"
     fi
 }
-gated 75 09_cuda_registers/cuda_registers async_pipeline
-gated 75 12_cuda_tensor_cores/cuda_tensor_cores wmma none-else # (every variant of 12 needs 8.0)
-gated 86 12_cuda_tensor_cores/cuda_tensor_cores wgmma_persistent
+# only the stages this run covers (make test-gpu STAGES=12 leaves 09 out, not skipped)
+chosen() { grep -q "^$1 " <<<"$stages"; }
+if chosen 09_cuda_registers; then gated 75 09_cuda_registers/cuda_registers async_pipeline; fi
+if chosen 12_cuda_tensor_cores; then
+    gated 75 12_cuda_tensor_cores/cuda_tensor_cores wmma none-else # (every BF16 variant needs 8.0)
+    gated 86 12_cuda_tensor_cores/cuda_tensor_cores wgmma_persistent
+fi
 
 for dir in $custom; do
     echo "== $dir (its own GPU tests: tests/stages/$dir-gpu.sh)"
