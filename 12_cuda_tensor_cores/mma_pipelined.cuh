@@ -93,7 +93,7 @@ struct pipelined {
          * works its address out from the tile's corner: some 230 instructions a k-tile.)
          * INSIDE: a tile inside M and N, and a k-tile inside K, copy whole chunks, one
          * multiply-add an address, with nothing to test or fill (the planned path still tests
-         * each chunk against the edges: some 170 instructions a k-tile, against some 40). */
+         * each chunk against the edges: some 170 instructions a k-tile, against some 60). */
         const T *a_base = A, *b_base = B;
         size_t a_step = 0, b_step = 0;
         unsigned a_rows = 0;
