@@ -34,12 +34,10 @@ namespace mma_pipe {
  * (0: row by row); PLAN, INSIDE: the copies' addresses (below); SPREAD: a k-tile's copies
  * (inside the matrices) issued a share a k-step, not all at k-step 0; COPY_LATE (without SPREAD):
  * at k-step 0 after its ldmatrix, not before; STORE_INSIDE: a tile inside M and N with beta = 0
- * stores its results without a test (below); CARRY: the copies' addresses kept from k-tile to
- * k-tile in registers of their own (below). */
+ * stores its results without a test (below). */
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
           bool PREFETCH, int GROUP, bool PERSISTENT = false, int BLOCKS = 1, bool PLAN = true,
-          bool INSIDE = true, bool COPY_LATE = false, bool STORE_INSIDE = true, bool SPREAD = false,
-          bool CARRY = false>
+          bool INSIDE = true, bool COPY_LATE = false, bool STORE_INSIDE = true, bool SPREAD = false>
 struct pipelined {
     static constexpr int WARPS_N = BN / WN, THREADS = 32 * (BM / WM) * WARPS_N;
     static constexpr int MT = WM / 16, NT = WN / 8, NB = NT / 2; /* mma tiles; B's ldmatrix */
@@ -99,12 +97,6 @@ struct pipelined {
         unsigned a_rows = 0;
         int b_bytes_n = 0;
         bool inside = false;
-        /* CARRY: each chunk's source address and each stage's first destination, as integers
-         * advanced just before each use: the registers a cp.async reads are written again only a
-         * k-tile later, so the next ldmatrix cannot be given them (gpus.md, the stall after the
-         * copies). 26 registers more. */
-        uintptr_t pa[CARRY ? A_CHUNKS : 1], pb[CARRY ? B_CHUNKS : 1];
-        uint32_t da = 0, db = 0;
         auto plan = [&](int m0, int n0) {
             a_base = A + (size_t)(m0 + a_r) * lda + a_c * 8;
             b_base = B + (size_t)b_r * ldb + n0 + b_c * 8;
@@ -119,14 +111,6 @@ struct pipelined {
             inside = INSIDE && m0 + BM <= M && n0 + BN <= N && BM % A_STEP == 0 &&
                      BK % B_STEP == 0 && a_step * A_CHUNKS < (size_t)INT_MAX &&
                      b_step * B_CHUNKS < (size_t)INT_MAX;
-            if (CARRY) { /* one k-tile before the first: each use advances first */
-#pragma unroll
-                for (int i = 0; i < A_CHUNKS; i++)
-                    pa[i] = (uintptr_t)(a_base + i * a_step) - BK * sizeof(T);
-#pragma unroll
-                for (int i = 0; i < B_CHUNKS; i++)
-                    pb[i] = (uintptr_t)(b_base + i * b_step) - BK * ldb * sizeof(T);
-            }
         };
 
         /* k-tile kt of the tile at (m0, n0) on its way into stage s: by cp.async, or into ra and
@@ -135,21 +119,6 @@ struct pipelined {
             /* part p of KK (SPREAD): the chunks c = p, p + KK, ... of A's then B's; the edges'
              * copies all go with part 0 */
             const int k0 = kt * BK;
-            if (CARRY && ASYNC && PLAN && inside && k0 + BK <= K) { /* k-tiles 0, 1, ... in turn */
-                da = s == 0 ? sA + a_dst : da + A_BYTES;
-                db = s == 0 ? sB + b_dst : db + B_BYTES;
-#pragma unroll
-                for (int i = 0; i < A_CHUNKS; i++) {
-                    pa[i] += BK * sizeof(T);
-                    cp_async16(da + i * A_STEP * BK * 2, (const void *)pa[i]);
-                }
-#pragma unroll
-                for (int i = 0; i < B_CHUNKS; i++) {
-                    pb[i] += (uintptr_t)BK * ldb * sizeof(T);
-                    cp_async16(db + i * B_STEP * BN * 2, (const void *)pb[i]);
-                }
-                return;
-            }
             if (PLAN && inside && k0 + BK <= K) {
                 const T *a_k = a_base + k0, *b_k = b_base + (size_t)k0 * ldb;
                 const int as = (int)a_step, bs = (int)b_step;
@@ -417,9 +386,9 @@ pipelined_kernel(int M, int N, int K, float alpha, const T *A, int lda, const T 
 
 template <typename T, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ASYNC, bool K8,
           bool PREFETCH, int GROUP, bool PERSISTENT, int BLOCKS, bool PLAN, bool INSIDE,
-          bool COPY_LATE, bool STORE_INSIDE, bool SPREAD, bool CARRY>
+          bool COPY_LATE, bool STORE_INSIDE, bool SPREAD>
 void pipelined<T, BM, BN, BK, WM, WN, STAGES, ASYNC, K8, PREFETCH, GROUP, PERSISTENT, BLOCKS,
-               PLAN, INSIDE, COPY_LATE, STORE_INSIDE, SPREAD, CARRY>::run(
+               PLAN, INSIDE, COPY_LATE, STORE_INSIDE, SPREAD>::run(
     int M, int N, int K, float alpha, const T *A, int lda, const T *B, int ldb, float beta,
     float *C, int ldc)
 {

@@ -32,11 +32,6 @@ const gemm_variant mma_tune_variants[] = {
     MMA_TUNE("128x256_w64x64_s4_edgestores", "every result stored through the edge tests, "
              "inside C too", 128, 256, 64, 64, 64, 4, true, false, true, 8, false, 1, true, true,
              false, false),
-    MMA_TUNE("128x256_w64x64_s4_carried", "the copies' addresses carried from k-tile to k-tile "
-             "in registers of their own", 128, 256, 64, 64, 64, 4, true, false, true, 8, false, 1,
-             true, true, false, true, false, true),
-    MMA_TUNE("128x256_w64x64_s3_carried", "the same, 3 stages", 128, 256, 64, 64, 64, 3, true,
-             false, true, 8, false, 1, true, true, false, true, false, true),
     MMA_TUNE("128x256_w64x64_s3", "3 stages (what an A100 runs)", 128, 256, 64, 64, 64, 3, true, false, true, 8),
     MMA_TUNE("128x256_w64x64_s4_noprefetch", "each k-step's fragments loaded just before its mma",
              128, 256, 64, 64, 64, 4, true, false, false, 8),
