@@ -16,6 +16,13 @@
 #             -> OUT_DIR/diagnose.csv, kscale.csv, dmon.txt
 #   anchor    (by name) CUTLASS's sm80 GEMM (build/anchor/cutlass_sm80, anchor/build.sh makes it)
 #             and mma_pipelined, one after the other, twice, at 4096 and 8192 -> OUT_DIR/anchor.txt
+#   power     (by name) the SM clock, the board's power and the driver's reasons for holding the
+#             clock down, sampled every 10 ms through long runs: the mma.sync ceiling loop,
+#             mma_pipelined alone at 4096 and 8192, CUTLASS's sm80 GEMM and wgmma_persistent at
+#             8192, mma_pipelined with cuBLAS in pairs -> OUT_DIR/power.txt (power-phases.py),
+#             power-samples.csv, power-runs.txt
+#   anchorprofile (by name) ncu's tensor pipe and clock for CUTLASS's sm80 GEMM (its first shape)
+#             and mma_pipelined, at 4096 and 8192 -> OUT_DIR/anchor-profile.txt
 #   source    (by name) ncu's warp-stall samples of each SASS instruction of mma_pipelined at
 #             4096 -> OUT_DIR/source-sass.csv.gz (lab/12_cuda_tensor_cores/source-stalls.py sums them)
 # The reference results in results/h200/2026-11-29-mma/ were made with this script.
@@ -104,6 +111,59 @@ if has anchor; then
             echo "anchor: build/anchor/cutlass_sm80 not built (lab/12_cuda_tensor_cores/anchor/build.sh)"
         fi
     } 2>&1 | tee "$out/anchor.txt"
+fi
+
+if has power; then # where the clock settles under the power limit, run by run
+    r=clocks_event_reasons
+    # the newest field names first; a driver that lacks one refuses the whole query
+    for q in power.draw.instant,$r.sw_power_cap,$r.hw_slowdown,$r.sw_thermal_slowdown,$r.hw_thermal_slowdown \
+             power.draw,$r.sw_power_cap,$r.hw_slowdown,$r.sw_thermal_slowdown,$r.hw_thermal_slowdown \
+             power.draw,clocks_throttle_reasons.sw_power_cap,clocks_throttle_reasons.hw_slowdown \
+             power.draw; do
+        nvidia-smi --format=csv,noheader,nounits --query-gpu=timestamp,clocks.sm,$q >/dev/null 2>&1 && break
+    done
+    echo "power: sampling timestamp,clocks.sm,$q"
+    nvidia-smi --format=csv,noheader,nounits -lms 10 --query-gpu=timestamp,clocks.sm,$q >"$out/power-samples.csv" &
+    smi_pid=$!
+    marks=$out/power-marks.txt
+    : >"$marks"
+    mark() { echo "$(date '+%Y/%m/%d %H:%M:%S.%3N') $*" >>"$marks"; }
+    phase() { # NAME [LAST] -- command: two idle seconds, then the command between marks
+        local name=$1 last=
+        shift
+        [ "$1" != -- ] && { last=$1; shift; }
+        shift
+        sleep 2
+        mark start "$name" $last
+        run "$@"
+        mark end "$name"
+    }
+    {
+        sleep 1
+        phase ceiling_loop 1.6 -- build/peak_gpu
+        phase pipelined_8192_alone -- $bin --variant mma_pipelined --no-baseline --no-check --sizes 8192 --reps 800
+        phase pipelined_4096_alone -- $bin --variant mma_pipelined --no-baseline --no-check --sizes 4096 --reps 6000
+        if [ -x build/anchor/cutlass_sm80 ]; then
+            phase cutlass_8192_alone -- build/anchor/cutlass_sm80 8192 600
+        fi
+        phase wgmma_persistent_8192_alone -- $bin --variant wgmma_persistent --no-baseline --no-check --sizes 8192 --reps 800
+        phase pipelined_8192_with_cublas -- $bin --variant mma_pipelined --no-check --sizes 8192 --reps 400
+        sleep 1
+    } >"$out/power-runs.txt" 2>&1
+    kill $smi_pid
+    python3 lab/12_cuda_tensor_cores/power-phases.py "$out/power-samples.csv" "$marks" | tee "$out/power.txt"
+fi
+
+if has anchorprofile; then # the tensor pipe's share of the cycles and the clock, CUTLASS beside ours
+    ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    m=sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg.per_second,gpu__time_duration.sum
+    {
+        for n in 4096 8192; do
+            run "$ncu" --clock-control none --metrics $m -k regex:Kernel -c 1 build/anchor/cutlass_sm80 $n 1
+            run "$ncu" --clock-control none --metrics $m -k regex:pipelined_kernel -c 1 $bin \
+                --variant mma_pipelined --no-baseline --no-check --sizes $n --reps 1
+        done
+    } 2>&1 | tee "$out/anchor-profile.txt"
 fi
 
 if has source; then # the SASS page: one row an instruction, the stall samples of each reason
