@@ -23,6 +23,9 @@
 #             power-samples.csv, power-runs.txt
 #   anchorprofile (by name) ncu's tensor pipe and clock for CUTLASS's sm80 GEMM (its first shape)
 #             and mma_pipelined, at 4096 and 8192 -> OUT_DIR/anchor-profile.txt
+#   sustained (by name) the same ncu measures of one launch late in a long run (the SM's own
+#             cycle count: the clock a kernel keeps at the power limit), for the mma.sync ceiling
+#             loop, mma_pipelined at 4096 and 8192 and CUTLASS at 8192 -> OUT_DIR/sustained.txt
 #   source    (by name) ncu's warp-stall samples of each SASS instruction of mma_pipelined at
 #             4096 -> OUT_DIR/source-sass.csv.gz (lab/12_cuda_tensor_cores/source-stalls.py sums them)
 # The reference results in results/h200/2026-11-29-mma/ were made with this script.
@@ -164,6 +167,18 @@ if has anchorprofile; then # the tensor pipe's share of the cycles and the clock
                 --variant mma_pipelined --no-baseline --no-check --sizes $n --reps 1
         done
     } 2>&1 | tee "$out/anchor-profile.txt"
+fi
+
+if has sustained; then # ncu lets the first launches run unprofiled, then measures one
+    ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    m=sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg.per_second,gpu__time_duration.sum
+    prof() { run "$ncu" --clock-control none --metrics $m -k regex:"$1" --launch-skip "$2" -c 1 "${@:3}"; }
+    {
+        prof mma_peak_kernel 60 build/peak_gpu # the BF16 loop's 61st run: 0.5 s into it
+        prof pipelined_kernel 700 $bin --variant mma_pipelined --no-baseline --no-check --sizes 8192 --reps 800
+        prof pipelined_kernel 5000 $bin --variant mma_pipelined --no-baseline --no-check --sizes 4096 --reps 6000
+        [ -x build/anchor/cutlass_sm80 ] && prof Kernel 500 build/anchor/cutlass_sm80 8192 600
+    } 2>&1 | tee "$out/sustained.txt"
 fi
 
 if has source; then # the SASS page: one row an instruction, the stall samples of each reason
