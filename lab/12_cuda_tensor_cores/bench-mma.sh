@@ -174,7 +174,7 @@ if has sustained; then # ncu lets the first launches run unprofiled, then measur
     m=sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg.per_second,gpu__time_duration.sum
     prof() { run "$ncu" --clock-control none --metrics $m -k regex:"$1" --launch-skip "$2" -c 1 "${@:3}"; }
     {
-        prof mma_peak_kernel 60 build/peak_gpu # the BF16 loop's 61st run: 0.5 s into it
+        prof ^mma_peak_kernel 60 build/peak_gpu # the BF16 loop's 61st run: 0.5 s into it
         prof pipelined_kernel 700 $bin --variant mma_pipelined --no-baseline --no-check --sizes 8192 --reps 800
         prof pipelined_kernel 5000 $bin --variant mma_pipelined --no-baseline --no-check --sizes 4096 --reps 6000
         [ -x build/anchor/cutlass_sm80 ] && prof Kernel 500 build/anchor/cutlass_sm80 8192 600
