@@ -166,7 +166,7 @@ $(1)/$(2): $$($(1)_LINK)
 build/grade/$(1)/$(2): $$(call obj,rel,$$($(1)_GRADE) $(GPU_COMMON)) $$(call stage_libs,rel,$(1))
 	@mkdir -p $$(@D)
 	$$(NVCC) $$(NVFLAGS) -o $$@ $$^ $$(NVLIBS)
-build/rel/$(1)/exercise.o: build/grade-src/$(1)/exercise.cu build/flags
+build/rel/$(1)/exercise.o: build/grade-src/$(1)/exercise.cu build/nvflags
 	@mkdir -p $$(@D)
 	$$(NVCC) $$(NVFLAGS) -I$(1) $$(EXTRA_NVFLAGS) -MMD -MP -c $$< -o $$@
 endef
@@ -186,9 +186,15 @@ build/rel/common/sysinfo.o build/asan/common/sysinfo.o: CPPFLAGS += -DGIT_REV='"
 # here (:=), from the global values: a target's own additions (11's LDLIBS += -ldl, 12's wgmma.o
 # NVFLAGS, sysinfo.o's -DGIT_REV) reach the prerequisites of that target, build/flags among them,
 # and rewrote it in the middle of a build; every make test then rebuilt objects and gpu-archs.
-FLAGS_LINE := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDLIBS) | $(NVCC) $(NVFLAGS)
+# The C compiler's line and nvcc's are two files: C objects depend on the first, CUDA objects on
+# the second, so that a make with nvcc hidden (NVCC=, make student-edition's test) leaves both
+# kinds of object as they are.
+FLAGS_LINE := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDLIBS)
+NVFLAGS_LINE := $(NVCC) $(NVFLAGS)
 build/flags: FORCE
 	@mkdir -p build; echo '$(FLAGS_LINE)' | cmp -s - $@ || echo '$(FLAGS_LINE)' > $@
+build/nvflags: FORCE
+	@mkdir -p build; echo '$(NVFLAGS_LINE)' | cmp -s - $@ || echo '$(NVFLAGS_LINE)' > $@
 
 build/rel/%.o: %.c build/flags
 	@mkdir -p $(@D)
@@ -196,7 +202,7 @@ build/rel/%.o: %.c build/flags
 build/asan/%.o: %.c build/flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANFLAGS) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
-build/rel/%.o: %.cu build/flags
+build/rel/%.o: %.cu build/nvflags
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) $(EXTRA_NVFLAGS) -MMD -MP -c $< -o $@
 
@@ -225,7 +231,7 @@ GPU_ARCHS ?= 75 80 86 89 100 120
 GPU_ARCH_FLAGS = $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
 GPU_ARCH_SRCS  = $(filter-out $(SM90A_SRCS) $(ARCHS_SKIP_SRCS),$(wildcard [0-9][0-9]_*/*.cu [0-9][0-9]_*/harness/*.cu) common/cuda_harness.cu \
                  common/quick_return_gpu.cu)
-build/archs/%.o: %.cu build/flags
+build/archs/%.o: %.cu build/nvflags
 	@mkdir -p $(@D)
 	$(NVCC) $(filter-out -gencode arch=%,$(NVFLAGS)) $(GPU_ARCH_FLAGS) $(EXTRA_NVFLAGS) -MMD -MP -c $< -o $@
 gpu-archs: $(if $(NVCC),$(patsubst %.cu,build/archs/%.o,$(GPU_ARCH_SRCS)))
@@ -268,7 +274,7 @@ build/cpu-class: $(call obj,rel,tests/cpu_class.c common/cpu_features.c)
 ifeq ($(CUDA_ARCH),sm_90)
 build/peak_gpu: NVFLAGS := $(filter-out -gencode arch=%,$(NVFLAGS)) -gencode=arch=compute_90a,code=sm_90a
 endif
-build/peak_gpu: common/peak_gpu.cu build/rel/common/sysinfo.o build/flags
+build/peak_gpu: common/peak_gpu.cu build/rel/common/sysinfo.o build/nvflags
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -MMD -MP -o $@ $< build/rel/common/sysinfo.o -lcublas
 

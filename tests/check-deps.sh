@@ -6,8 +6,8 @@
 #
 #   1. every object's dependency file (build/**/*.d) lists each header its source includes with
 #      #include "..." outside #if blocks (found beside the source, or in common/);
-#   2. for a few headers, `make -n -W HEADER all` (make's "what if this file changed"; build/flags
-#      and build/git-rev held as they are) rebuilds
+#   2. for a few headers, `make -n -W HEADER all` (make's "what if this file changed"; build/flags,
+#      build/nvflags and build/git-rev held as they are) rebuilds
 #      every program whose sources include it, and the programs of stages that do not include it
 #      stay as they are; build/peak_gpu (compiled and linked in one nvcc call) among them.
 # Prints PASS:/FAIL:/SKIP: lines; exit 1 if any FAIL.
@@ -68,7 +68,7 @@ fi
 whatif() { # HEADER "PROGRAMS REBUILT" "PROGRAMS KEPT"
     local h=$1 p out
     [ -f "$h" ] || { echo "SKIP: make -n -W $h: no such header"; return; }
-    out=$(make -n -o build/flags -o build/git-rev -W "$h" all 2>/dev/null | grep -oE -- '-o [^ ]+' | sed 's/^-o //')
+    out=$(make -n -o build/flags -o build/nvflags -o build/git-rev -W "$h" all 2>/dev/null | grep -oE -- '-o [^ ]+' | sed 's/^-o //')
     for p in $2; do
         [ -e "$p" ] || continue # not built on this machine (no nvcc, no MPI)
         if echo "$out" | grep -qxF "$p"; then pass "make -n -W $h: rebuilds $p"
