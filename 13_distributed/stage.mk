@@ -70,6 +70,8 @@ build/rel/13_distributed/nccl.o build/archs/13_distributed/nccl.o: EXTRA_NVFLAGS
 else
 build/rel/13_distributed/harness/nccl_none.o build/asan/13_distributed/harness/nccl_none.o: EXTRA_CFLAGS += \
     -DDIST_NO_GPU_WHY='"built without $(if $(NVCC),NCCL (looked in NCCL_HOME$(comma) the CUDA toolkit and Python'"'"'s nvidia/nccl),nvcc)"'
+# (its message names nvcc: the object follows nvcc's line as well as the C compiler's)
+build/rel/13_distributed/harness/nccl_none.o build/asan/13_distributed/harness/nccl_none.o: build/nvflags
 endif
 comma := ,
 

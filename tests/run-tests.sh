@@ -251,11 +251,18 @@ out=$(make -s stage07 NVCC= 2>&1)
 # From here on nothing is timed: every check is of correctness. The emulated runs and the plot
 # tests, the two longest (about two and three minutes on two cores), run on the other core
 # meanwhile; their lines are counted at the end, under their own headings.
+# (in a process group of its own, so that a stopped make test stops it too)
+set -m
 {
     bash tests/portability.sh >"$LOG/portability.out" 2>&1
+    echo $? >"$LOG/portability.rc"
     bash tests/test_plot.sh >"$LOG/plot.out" 2>&1 # exit 77 (no matplotlib): one SKIP: line
+    echo $? >"$LOG/plot.rc"
 } </dev/null &
 second_lane=$!
+set +m
+trap 'kill -- -"$second_lane" 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
 echo "   (tests/portability.sh and tests/test_plot.sh started beside the checks below; counted at the end)"
 
 echo "== the student edition: no solution in it, and it builds and grades (tests/student-edition.sh)"
@@ -310,12 +317,20 @@ tally commands "$LOG/commands.out"
 grep -q '^FAIL:' "$LOG/commands.out" || [ $rc -eq 0 ] || bad "commands: tests/check-commands.sh exit $rc (see $LOG/commands.out)"
 
 wait "$second_lane"
+trap - EXIT INT TERM
+lane_rc() { # NAME: the exit status the second lane wrote for tests/NAME's script
+    local rc
+    rc=$(cat "$LOG/$1.rc" 2>/dev/null) || rc=missing
+    case $rc in 0 | 1 | 77) ;; *) bad "$1: its script ended with status $rc (see $LOG/$1.out)" ;; esac
+}
 echo "== every CPU stage on other CPUs, emulated (tests/portability.sh; logs in build/port/logs/)"
 tally portability "$LOG/portability.out"
 grep -qE '^(PASS|FAIL|SKIP):' "$LOG/portability.out" || bad "portability: tests/portability.sh printed no checks"
+lane_rc portability
 
 echo "== plots (tests/test_plot.sh)"
 tally plot "$LOG/plot.out"
 grep -qE '^(PASS|FAIL|SKIP):' "$LOG/plot.out" || bad "plot: tests/test_plot.sh printed no checks"
+lane_rc plot
 
 finish

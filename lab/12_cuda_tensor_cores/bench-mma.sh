@@ -63,7 +63,7 @@ if has check; then
         GEMM_CUDA_CC=75 $bin --fp16 --variant all --no-baseline --reps 1 --sizes 129x131x67
         GEMM_CUDA_CC=75 $bin --fp16 --variant mma_pipelined --no-baseline --reps 1 --sizes 64
         echo "exit status $? (77 expected)"
-    } 2>&1 | tee "$out/check.log"
+    } > >(tee "$out/check.log") 2>&1
 fi
 
 if has time; then
@@ -113,7 +113,7 @@ if has anchor; then
         else
             echo "anchor: build/anchor/cutlass_sm80 not built (lab/12_cuda_tensor_cores/anchor/build.sh)"
         fi
-    } 2>&1 | tee "$out/anchor.txt"
+    } > >(tee "$out/anchor.txt") 2>&1
 fi
 
 if has power; then # where the clock settles under the power limit, run by run
@@ -154,10 +154,12 @@ if has power; then # where the clock settles under the power limit, run by run
         sleep 1
     } >"$out/power-runs.txt" 2>&1
     kill $smi_pid
-    python3 lab/12_cuda_tensor_cores/power-phases.py "$out/power-samples.csv" "$marks" | tee "$out/power.txt"
+    python3 lab/12_cuda_tensor_cores/power-phases.py "$out/power-samples.csv" "$marks" >"$out/power.txt" || fail=1
+    cat "$out/power.txt"
 fi
 
 if has anchorprofile; then # the tensor pipe's share of the cycles and the clock, CUTLASS beside ours
+    [ -x build/anchor/cutlass_sm80 ] || { echo "anchorprofile: build/anchor/cutlass_sm80 not built (lab/12_cuda_tensor_cores/anchor/build.sh)"; fail=1; }
     ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
     m=sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg.per_second,gpu__time_duration.sum
     {
@@ -166,7 +168,7 @@ if has anchorprofile; then # the tensor pipe's share of the cycles and the clock
             run "$ncu" --clock-control none --metrics $m -k regex:pipelined_kernel -c 1 $bin \
                 --variant mma_pipelined --no-baseline --no-check --sizes $n --reps 1
         done
-    } 2>&1 | tee "$out/anchor-profile.txt"
+    } > >(tee "$out/anchor-profile.txt") 2>&1
 fi
 
 if has sustained; then # ncu lets the first launches run unprofiled, then measures one
@@ -178,7 +180,7 @@ if has sustained; then # ncu lets the first launches run unprofiled, then measur
         prof pipelined_kernel 700 $bin --variant mma_pipelined --no-baseline --no-check --sizes 8192 --reps 800
         prof pipelined_kernel 5000 $bin --variant mma_pipelined --no-baseline --no-check --sizes 4096 --reps 6000
         [ -x build/anchor/cutlass_sm80 ] && prof Kernel 500 build/anchor/cutlass_sm80 8192 600
-    } 2>&1 | tee "$out/sustained.txt"
+    } > >(tee "$out/sustained.txt") 2>&1
 fi
 
 if has source; then # the SASS page: one row an instruction, the stall samples of each reason
@@ -197,7 +199,8 @@ if has sanitize; then
             run "$cs" --tool $tool --error-exitcode 1 $bin --variant mma_pipelined --no-baseline --reps 1 --sizes 256x256x128,129x131x67 --pad 8 --beta 0.5
             run "$cs" --tool $tool --error-exitcode 1 $bin --fp16 --variant all --no-baseline --reps 1 --sizes 256x256x128,129x131x67 --pad 1 --beta 0.5
         done
-    } 2>&1 | tee "$out/sanitize.log"
+    } > >(tee "$out/sanitize.log") 2>&1
 fi
+wait # the tee of the last part, if any, before the verdict
 echo "bench-mma: done, $([ $fail = 0 ] && echo "every command passed" || echo "SOME COMMAND FAILED")"
 exit $fail
