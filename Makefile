@@ -221,16 +221,20 @@ endef
 $(foreach d,$(ALL_STAGE_DIRS),$(foreach s,$(call reference_only,$(d),c) $(call reference_only,$(d),cu),\
     $(eval $(call REFERENCE_RULES,$(s)))))
 
-# make gpu-archs (make test runs it): every CUDA source, the exercises too, compiled for the GPUs
-# students have, in one nvcc call a file: a T4 (sm_75), an A100 (sm_80), RTX 30 and 40 cards
+# make gpu-archs (make test runs it): every CUDA source with a kernel, the exercises too, compiled
+# for the GPUs students have, in one nvcc call a file: a T4 (sm_75), an A100 (sm_80), RTX 30 and 40 cards
 # (sm_86, sm_89), Blackwell B200 (sm_100) and RTX 50 cards (sm_120); the Hopper build (sm_90a) is
 # the usual one. The files a stage.mk lists in SM90A_SRCS are Hopper's alone (wgmma, setmaxnreg:
 # sm_90a), and that stage marks their variants not available on every other GPU. Compile only:
 # nothing here runs.
 GPU_ARCHS ?= 75 80 86 89 100 120
 GPU_ARCH_FLAGS = $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
-GPU_ARCH_SRCS  = $(filter-out $(SM90A_SRCS) $(ARCHS_SKIP_SRCS),$(wildcard [0-9][0-9]_*/*.cu [0-9][0-9]_*/harness/*.cu) common/cuda_harness.cu \
-                 common/quick_return_gpu.cu)
+# Only the sources that hold a kernel (scripts/kernel-sources.sh: __global__ in the file or in a
+# header it includes); a harness's main.cu has no device code for an architecture to change.
+# (Worked out only when gpu-archs is asked for: it reads every CUDA source and header.)
+GPU_ARCH_CANDIDATES = $(filter-out $(SM90A_SRCS) $(ARCHS_SKIP_SRCS),$(wildcard [0-9][0-9]_*/*.cu [0-9][0-9]_*/harness/*.cu) \
+                      common/cuda_harness.cu common/quick_return_gpu.cu)
+GPU_ARCH_SRCS = $(if $(filter gpu-archs,$(MAKECMDGOALS)),$(shell scripts/kernel-sources.sh $(GPU_ARCH_CANDIDATES)))
 build/archs/%.o: %.cu build/nvflags
 	@mkdir -p $(@D)
 	$(NVCC) $(filter-out -gencode arch=%,$(NVFLAGS)) $(GPU_ARCH_FLAGS) $(EXTRA_NVFLAGS) -MMD -MP -c $< -o $@
