@@ -61,7 +61,7 @@ archs=$(make -s -p -n gpu-archs 2>/dev/null | sed -n 's/^GPU_ARCHS [?:]*= *//p' 
 if [ -n "$(make -s -n gpu-archs 2>/dev/null | grep -E '^[^ ]*nvcc ')" ] || [ -d build/archs ]; then
     t0=$SECONDS
     if make -s -j"$JOBS" gpu-archs >"$LOG/gpu-archs.log" 2>&1; then
-        ok "build: every CUDA source compiles for $archs (make gpu-archs, $((SECONDS - t0)) s)"
+        ok "build: every CUDA source with a kernel compiles for $archs (make gpu-archs, $((SECONDS - t0)) s)"
     else
         bad "build: make gpu-archs ($archs) failed (see $LOG/gpu-archs.log)"
         grep -m 5 -E 'error' "$LOG/gpu-archs.log" | sed 's/^/    /'
