@@ -222,9 +222,9 @@ $(foreach d,$(ALL_STAGE_DIRS),$(foreach s,$(call reference_only,$(d),c) $(call r
     $(eval $(call REFERENCE_RULES,$(s)))))
 
 # make gpu-archs (make test runs it): every CUDA source with a kernel, the exercises too, compiled
-# for the GPUs students have, in one nvcc call a file: a T4 (sm_75), an A100 (sm_80), RTX 30 and 40 cards
-# (sm_86, sm_89), Blackwell B200 (sm_100) and RTX 50 cards (sm_120); the Hopper build (sm_90a) is
-# the usual one. The files a stage.mk lists in SM90A_SRCS are Hopper's alone (wgmma, setmaxnreg:
+# for the GPUs students have, in one nvcc call a file: a T4 (sm_75), an A100 (sm_80), RTX 30 and
+# 40 cards (sm_86, sm_89), Blackwell B200 (sm_100) and RTX 50 cards (sm_120); the Hopper build
+# (sm_90a) is the usual one. The files a stage.mk lists in SM90A_SRCS are Hopper's alone (wgmma, setmaxnreg:
 # sm_90a), and that stage marks their variants not available on every other GPU. Compile only:
 # nothing here runs.
 GPU_ARCHS ?= 75 80 86 89 100 120

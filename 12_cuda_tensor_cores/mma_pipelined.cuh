@@ -337,23 +337,20 @@ struct pipelined {
                             *reinterpret_cast<float2 *>(row + ni * 8) =
                                 make_float2(alpha * acc[mi][ni][2 * h], alpha * acc[mi][ni][2 * h + 1]);
                     }
-                if (next >= tiles)
-                    break;
-                tile = next, m0 = next_m0, n0 = next_n0;
-                continue;
+            } else {
+#pragma unroll
+                for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+                    for (int ni = 0; ni < NT; ni++) {
+                        int r = m0 + wm + mi * 16 + g, c = n0 + wn + ni * 8 + 2 * t;
+                        if (r < M)
+                            store_pair(C, ldc, N, r, c, acc[mi][ni][0], acc[mi][ni][1], alpha,
+                                       beta, vec2);
+                        if (r + 8 < M)
+                            store_pair(C, ldc, N, r + 8, c, acc[mi][ni][2], acc[mi][ni][3], alpha,
+                                       beta, vec2);
+                    }
             }
-#pragma unroll
-            for (int mi = 0; mi < MT; mi++)
-#pragma unroll
-                for (int ni = 0; ni < NT; ni++) {
-                    int r = m0 + wm + mi * 16 + g, c = n0 + wn + ni * 8 + 2 * t;
-                    if (r < M)
-                        store_pair(C, ldc, N, r, c, acc[mi][ni][0], acc[mi][ni][1], alpha, beta,
-                                   vec2);
-                    if (r + 8 < M)
-                        store_pair(C, ldc, N, r + 8, c, acc[mi][ni][2], acc[mi][ni][3], alpha,
-                                   beta, vec2);
-                }
             if (next >= tiles)
                 break;
             tile = next, m0 = next_m0, n0 = next_n0;
